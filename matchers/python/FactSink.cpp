@@ -1,0 +1,112 @@
+//===--- FactSink.cpp - walk results -> guard facts ---------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/python/FactSink.h"
+
+#include <filesystem>
+
+namespace archscope::py {
+
+Evidence evidenceAt(const Module &m, TSNode node, const std::string &note) {
+  Evidence e;
+  e.path = m.file->relPath;
+  if (m.tree->role() != "engine")
+    e.path = std::filesystem::path(m.tree->root()).filename().string() + "/" + e.path;
+  e.line = m.parsed->line(node);
+  e.col = m.parsed->col(node);
+  e.layer = "python";
+  e.snippet = m.parsed->snippet(node);
+  e.note = note;
+  return e;
+}
+
+void FactSink::raised(const Condition &reach, Module &m, TSNode site) {
+  if (reach.isFalse() || !(reach.readsHardware() || reach.readsBackend() || !backend_.empty())) return;
+  auto ev = evidenceAt(m, site);
+  std::string key = ev.path + ":" + std::to_string(ev.line) + "|" + backend_ + "|" + std::to_string(stage_);
+  if (auto it = rejectIndex_.find(key); it != rejectIndex_.end()) {
+    auto &g = facts_.guards[it->second];
+    g.cond = g.cond || reach; // the same raise reached on another path
+    return;
+  }
+  GuardFact g;
+  g.kind = GuardFact::Kind::Reject;
+  g.order = nextOrder();
+  g.cond = reach;
+  g.backend = backend_;
+  g.tree = tree_;
+  g.chain.push_back(ev);
+  rejectIndex_[key] = facts_.guards.size();
+  facts_.guards.push_back(std::move(g));
+}
+
+void FactSink::selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) {
+  if (reach.isFalse() || backend == "auto") return;
+  auto ev = evidenceAt(m, site, "selects " + backend);
+  if (seen("S" + ev.path + std::to_string(ev.line) + reach.str())) return;
+  GuardFact g;
+  g.kind = GuardFact::Kind::Select;
+  g.cond = reach;
+  g.backend = backend;
+  g.order = nextOrder();
+  g.tree = tree_;
+  g.chain.push_back(ev);
+  facts_.guards.push_back(std::move(g));
+}
+
+void FactSink::branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) {
+  if (!cond.readsBackend()) return;
+  EvalEnv none;
+  none.backend = "__no_backend__";
+  if (cond.eval(none) != Tri::False) return;
+  for (const auto &b : backends_) {
+    EvalEnv env;
+    env.backend = b;
+    if (cond.eval(env) == Tri::False) continue;
+    auto ev = evidenceAt(m, site, "dispatch branch for " + b);
+    if (seen("B" + b + ev.path + std::to_string(ev.line))) continue;
+    facts_.dispatched.insert(b);
+    GuardFact g;
+    g.kind = GuardFact::Kind::Route;
+    g.cond = reach && cond;
+    g.backend = b;
+    g.tree = tree_;
+    g.chain.push_back(ev);
+    facts_.guards.push_back(std::move(g));
+  }
+}
+
+void FactSink::entered(const FuncRef &fn, const Condition &reach) {
+  // @supported_compute_capability([...]) on the function (or its class's
+  // __init__) declares an allow-list; alone it enforces nothing.
+  TSNode parent = ts_node_parent(fn.def);
+  if (isNull(parent) || type(parent) != "decorated_definition") return;
+  archDecoratorsQuery().run(*fn.mod->parsed, parent, [&](const Query::Captures &caps) {
+    auto args = caps.find("decorator.args");
+    if (args == caps.end()) return;
+    Frame f{fn.mod, {}, Interpreter::kMaxDepth, nullptr};
+    auto list = namedChildren(args->second);
+    if (list.empty()) return;
+    Value ccs = in_.evalExpr(list[0], f);
+    if (!ccs.is(Value::Kind::Tuple)) return;
+    Linear sm;
+    sm.coef[int(SymVar::CcMajor)] = 10;
+    sm.coef[int(SymVar::CcMinor)] = 1;
+    Condition allow = Condition::falsity();
+    std::string text = fn.mod->parsed->snippet(ts_node_parent(args->second));
+    for (const auto &cc : ccs.items)
+      if (cc.is(Value::Kind::Int))
+        allow = allow || Condition::compare({sm}, CmpOp::Eq, {Linear::constantOf(cc.i)}, text);
+    auto ev = evidenceAt(*fn.mod, ts_node_parent(args->second));
+    if (seen("D" + ev.path + std::to_string(ev.line) + backend_ + reach.str())) return;
+    GuardFact g;
+    g.kind = GuardFact::Kind::Declared;
+    g.cond = allow;
+    g.reach = reach;
+    g.backend = backend_;
+    g.tree = tree_;
+    g.chain.push_back(ev);
+    facts_.guards.push_back(std::move(g));
+  });
+}
+
+} // namespace archscope::py

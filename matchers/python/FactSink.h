@@ -1,0 +1,47 @@
+//===--- FactSink.h - walk results -> guard facts with evidence ---------===//
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include "matchers/python/Interpreter.h"
+#include "model/Facts.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace archscope::py {
+
+/// Evidence for a node: path relative to its tree (dependencies prefixed by
+/// their folder name), line, column and the first line of its text.
+Evidence evidenceAt(const Module &m, TSNode node, const std::string &note = {});
+
+class FactSink : public FlowSink {
+public:
+  FactSink(Interpreter &in, Facts &facts, std::vector<std::string> backends)
+      : in_(in), facts_(facts), backends_(std::move(backends)) {}
+
+  /// The stage (scope index) and tree that walks report under.
+  void setStage(int stage, std::string tree) { stage_ = stage; tree_ = std::move(tree); }
+  void setBackend(std::string backend) { backend_ = std::move(backend); }
+
+  void raised(const Condition &reach, Module &m, TSNode site) override;
+  void selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) override;
+  void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) override;
+  void entered(const FuncRef &fn, const Condition &reach) override;
+
+private:
+  bool seen(const std::string &key) { return !keys_.insert(key).second; }
+  /// Facts are numbered in walk (= execution) order within a stage, so a
+  /// raise reached through a call orders at its call site.
+  int nextOrder() { return stage_ * 1000000 + ++seq_; }
+  Interpreter &in_;
+  Facts &facts_;
+  std::vector<std::string> backends_;
+  int stage_ = 0;
+  std::string tree_;
+  std::string backend_;
+  std::set<std::string> keys_;
+  std::map<std::string, size_t> rejectIndex_; ///< one fact per raise site, conditions or-ed
+  int seq_ = 0;
+};
+
+} // namespace archscope::py

@@ -1,0 +1,105 @@
+//===--- Interpreter.h - symbolic evaluation of Python dispatch code ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Evaluates expressions to Values and walks statements with a path condition
+// ("reach"): if/elif/else, early return and raise, assert, try/with bodies,
+// loops over constant lists (unrolled). Calls into functions of the trees are
+// interpreted with their arguments bound (partial, lru_cache and decorators
+// see through), up to a small depth, so predicates are inferred from their
+// definitions and guards in short static call chains are found.
+// A FlowSink receives what the walk finds: raises, backend selections and
+// backend-dependent branches, each with the condition under which it is
+// reached.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "matchers/python/Value.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace archscope::py {
+
+/// Names that carry the selected backend and the quantization flag.
+struct Vocabulary {
+  std::set<std::string> selectors;    ///< moe_runner_backend, get_moe_runner_backend, ...
+  std::set<std::string> quantFlags;   ///< quantization
+  std::set<std::string> backendEnums; ///< MoeRunnerBackend; empty: classes named *Backend
+};
+
+class FlowSink {
+public:
+  virtual ~FlowSink() = default;
+  virtual void raised(const Condition &reach, Module &m, TSNode site) {}
+  virtual void selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) {}
+  virtual void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) {}
+  /// A function of the trees is entered under `reach` (for decorators).
+  virtual void entered(const FuncRef &fn, const Condition &reach) {}
+};
+
+struct Frame {
+  Module *mod = nullptr;
+  std::map<std::string, Value> locals;
+  int depth = 0;
+  FlowSink *sink = nullptr;
+  Condition reach = Condition::truth(); ///< the path condition here
+};
+
+class Interpreter {
+public:
+  Interpreter(ModuleIndex &index, Vocabulary vocab);
+
+  /// The value a module-level name is bound to (functions, aliases,
+  /// re-exports, cached booleans).
+  Value resolveName(Module *m, const std::string &name);
+  Value evalExpr(TSNode node, Frame &frame);
+  Condition toCond(const Value &v);
+  Value callValue(const Value &callee, std::vector<Value> args, std::map<std::string, Value> kwargs,
+                  Frame &caller, const std::string &text);
+  /// Walks a function body from `reach`, reporting to `sink`; returns the
+  /// merged return value.
+  Value walkFunction(const FuncRef &fn, std::vector<Value> args, std::map<std::string, Value> kwargs,
+                     const Condition &reach, FlowSink *sink, int depth, const Value *self);
+  /// Walks module-level statements of a class body's methods or a module.
+  Value memberOf(const ClassRef &cls, const std::string &name);
+  std::vector<ClassRef> bases(const ClassRef &cls);
+  bool isBackendEnum(const ClassRef &cls);
+  std::string className(const ClassRef &cls);
+  /// Normalized backend name of an enum member or string ("flashinfer_trtllm").
+  static std::string normalizeBackend(const std::string &value);
+  ModuleIndex &index() { return index_; }
+  /// The enum classes whose members are backends (methods of a symbolic
+  /// backend value are looked up there).
+  void addBackendClass(ClassRef cls) { backendClasses_.push_back(cls); }
+  const std::vector<ClassRef> &backendClasses() const { return backendClasses_; }
+  const Vocabulary &vocab() const { return vocab_; }
+
+  static constexpr int kMaxDepth = 6;
+
+private:
+  friend class FlowWalker;
+  Value evalCall(TSNode node, Frame &frame);
+  Value evalAttribute(TSNode node, Frame &frame);
+  Value evalComparison(TSNode node, Frame &frame);
+  Value evalBinary(TSNode node, Frame &frame);
+  Value evalString(TSNode node, Frame &frame);
+  Value evalSubscript(TSNode node, Frame &frame);
+  Value builtinCall(const std::string &name, const std::vector<Value> &args,
+                    const std::map<std::string, Value> &kwargs, const std::string &text, bool &handled);
+  Condition compare(const Value &a, const std::string &op, const Value &b, const std::string &text);
+  Value valueOfBinding(Module *m, const std::string &name, const Binding &b);
+  Value attributeOf(const Value &obj, const std::string &attr, const std::string &text);
+
+  ModuleIndex &index_;
+  Vocabulary vocab_;
+  std::map<const void *, Value> assignCache_; ///< module-level values by node id
+  std::set<const void *> inProgress_;
+  std::map<const void *, Value> callCache_;   ///< zero-argument calls without a sink
+  std::vector<ClassRef> backendClasses_;
+};
+
+/// Kind of an undecidable expression, from its text: env, package, version, config.
+OpaqueKind classifyOpaque(const std::string &text);
+
+} // namespace archscope::py

@@ -1,0 +1,308 @@
+//===--- InterpreterCall.cpp - calls, builtins and class members --------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Builtins are the capability and platform vocabulary of the engines
+// (torch.cuda.get_device_capability, current_platform.is_device_capability,
+// is_device_capability_family, has_device_capability, version checks,
+// is_cuda/is_hip) plus the wrappers that must be seen through (partial,
+// lru_cache, functools.cache). Everything else is interpreted from source.
+//===----------------------------------------------------------------------===//
+#include "matchers/python/Interpreter.h"
+
+#include <regex>
+#include <set>
+
+namespace archscope::py {
+namespace {
+
+std::string lastComponent(const std::string &dotted) {
+  auto p = dotted.rfind('.');
+  return p == std::string::npos ? dotted : dotted.substr(p + 1);
+}
+
+Value capabilityTuple() {
+  return Value::tuple({Value::sym(Linear::var(SymVar::CcMajor)), Value::sym(Linear::var(SymVar::CcMinor))});
+}
+Linear smLinear() {
+  Linear l;
+  l.coef[int(SymVar::CcMajor)] = 10;
+  l.coef[int(SymVar::CcMinor)] = 1;
+  return l;
+}
+std::vector<Linear> cudaLinear() {
+  return {Linear::var(SymVar::CudaMajor), Linear::var(SymVar::CudaMinor)};
+}
+
+/// `100` -> sm == 100; `(10, 0)` -> (major, minor) == (10, 0).
+Condition capabilityCompare(const Value &arg, CmpOp op, const std::string &text) {
+  if (arg.is(Value::Kind::Int)) return Condition::compare({smLinear()}, op, {Linear::constantOf(arg.i)}, text);
+  if (arg.is(Value::Kind::Tuple) && arg.items.size() == 2 && arg.items[0].is(Value::Kind::Int) &&
+      arg.items[1].is(Value::Kind::Int))
+    return Condition::compare({Linear::var(SymVar::CcMajor), Linear::var(SymVar::CcMinor)}, op,
+                              {Linear::constantOf(arg.items[0].i), Linear::constantOf(arg.items[1].i)}, text);
+  return Condition::opaque(OpaqueKind::Config, text);
+}
+
+const std::set<std::string> kTruePlatform = {"is_cuda", "is_cuda_alike"};
+const std::set<std::string> kFalsePlatform = {"is_hip", "is_rocm", "is_npu", "is_xpu", "is_cpu",
+                                              "is_musa", "is_hpu", "is_mps", "is_tpu"};
+const std::set<std::string> kWrappers = {"lru_cache", "cache", "cached", "wraps", "cache_on_self",
+                                         "staticmethod", "classmethod", "property"};
+const std::set<std::string> kPassThrough = {"tuple", "list", "int", "sorted", "set", "frozenset", "str"};
+
+bool isPackageProbe(const std::string &name) {
+  static const std::regex re(R"(^(has_\w+|is_\w+_available|\w+_available|find_spec)$)");
+  return name != "has_device_capability" && std::regex_match(name, re);
+}
+
+} // namespace
+
+Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Value> &args,
+                               const std::map<std::string, Value> &kwargs, const std::string &text,
+                               bool &handled) {
+  using K = Value::Kind;
+  handled = true;
+  std::string name = lastComponent(dotted);
+  auto arg = [&](size_t i, const char *kw) -> const Value * {
+    if (i < args.size()) return &args[i];
+    auto it = kwargs.find(kw);
+    return it == kwargs.end() ? nullptr : &it->second;
+  };
+  if (name == "get_device_capability") return capabilityTuple();
+  if (name == "is_device_capability" || name == "is_device_capability_family" ||
+      name == "has_device_capability") {
+    const Value *a = arg(0, "capability");
+    if (!a) return Value::unknown(text);
+    if (name == "is_device_capability_family") {
+      if (!a->is(K::Int)) return Value::unknown(text);
+      return Value::boolean(Condition::compare({Linear::var(SymVar::CcMajor)}, CmpOp::Eq,
+                                               {Linear::constantOf(a->i / 10)}, text));
+    }
+    return Value::boolean(capabilityCompare(*a, name == "has_device_capability" ? CmpOp::Ge : CmpOp::Eq, text));
+  }
+  if (name == "version_at_least" || name == "is_cuda_version_at_least" || name == "cuda_version_at_least") {
+    const Value *v = args.size() == 2 ? &args[1] : arg(0, "version");
+    static const std::regex re(R"(^(\d+)\.(\d+))");
+    std::smatch m;
+    if (v && v->is(K::Str) && std::regex_search(v->text, m, re))
+      return Value::boolean(Condition::compare(cudaLinear(), CmpOp::Ge,
+                                               {Linear::constantOf(std::stol(m[1])), Linear::constantOf(std::stol(m[2]))}, text));
+    return Value::unknown(text);
+  }
+  if (kTruePlatform.count(name)) return Value::boolean(Condition::truth());
+  if (kFalsePlatform.count(name)) return Value::boolean(Condition::falsity());
+  if (name == "partial") {
+    if (args.empty() || !(args[0].is(K::Func) || args[0].is(K::Partial))) return Value::unknown(text);
+    Value p = args[0];
+    if (p.is(K::Func)) {
+      p.kind = K::Partial;
+      p.bound = std::make_shared<std::map<std::string, Value>>();
+    } else {
+      p.bound = std::make_shared<std::map<std::string, Value>>(*p.bound);
+    }
+    for (const auto &[k, v] : kwargs) (*p.bound)[k] = v;
+    return p;
+  }
+  if (kWrappers.count(name)) {
+    if (!args.empty() && (args[0].is(K::Func) || args[0].is(K::Partial))) return args[0];
+    Value w;
+    w.kind = K::Wrapper;
+    return w;
+  }
+  if (name == "map" && args.size() == 2) return args[1];
+  if (kPassThrough.count(name) && args.size() == 1) return args[0];
+  if (name == "bool" && args.size() == 1) return Value::boolean(toCond(args[0]));
+  if (name == "split" || name == "strip") return Value::unknown(text);
+  if (isPackageProbe(name)) return Value::unknown(text);
+  handled = false;
+  return Value::unknown(text);
+}
+
+Value Interpreter::evalCall(TSNode node, Frame &f) {
+  using K = Value::Kind;
+  const ParsedModule &pm = *f.mod->parsed;
+  std::string text = pm.snippet(node);
+  TSNode fn = field(node, "function");
+  std::vector<Value> args;
+  std::map<std::string, Value> kwargs;
+  TSNode argList = field(node, "arguments");
+  if (!isNull(argList) && type(argList) == "argument_list") {
+    for (TSNode a : namedChildren(argList)) {
+      auto at = type(a);
+      if (at == "keyword_argument")
+        kwargs[std::string(pm.text(field(a, "name")))] = evalExpr(field(a, "value"), f);
+      else if (at != "list_splat" && at != "dictionary_splat")
+        args.push_back(evalExpr(a, f));
+    }
+  }
+  // Methods on values the interpreter models natively.
+  if (type(fn) == "attribute") {
+    std::string method(pm.text(field(fn, "attribute")));
+    Value obj = evalExpr(field(fn, "object"), f);
+    if (obj.is(K::Tuple) && obj.items.size() == 2 && method == "to_int") {
+      Linear l;
+      auto &a = obj.items[0], &b = obj.items[1];
+      if (a.is(K::Sym) && b.is(K::Sym)) {
+        for (int i = 0; i < kSymVars; ++i) l.coef[i] = 10 * a.lin.coef[i] + b.lin.coef[i];
+        return Value::sym(l);
+      }
+    }
+    if (obj.is(K::CudaStr)) return obj;
+    if (obj.is(K::Backend) && (method == "lower" || method == "upper" || method == "strip")) return obj;
+    if (obj.is(K::Tuple) && method == "get" && !args.empty()) return Value::unknown(text);
+    Value callee = attributeOf(obj, method, std::string(pm.text(fn)));
+    return callValue(callee, std::move(args), std::move(kwargs), f, text);
+  }
+  Value callee = evalExpr(fn, f);
+  return callValue(callee, std::move(args), std::move(kwargs), f, text);
+}
+
+Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
+                             std::map<std::string, Value> kwargs, Frame &caller, const std::string &text) {
+  using K = Value::Kind;
+  bool handled = false;
+  switch (callee.kind) {
+  case K::Wrapper:
+    return args.empty() ? callee : args[0];
+  case K::Backend: // get_moe_runner_backend(): the selected backend itself
+    return callee;
+  case K::External:
+  case K::Unknown: {
+    Value v = builtinCall(callee.text.empty() ? text : callee.text, args, kwargs, text, handled);
+    return v;
+  }
+  case K::Partial: {
+    for (const auto &[k, v] : *callee.bound) kwargs.emplace(k, v);
+    Value fn = callee;
+    fn.kind = K::Func;
+    return callValue(fn, std::move(args), std::move(kwargs), caller, text);
+  }
+  case K::Func: {
+    if (!callee.func.mod) {
+      // A method of the symbolic backend: look it up on the backend enums.
+      for (const auto &cls : backendClasses_) {
+        Value m = memberOf(cls, callee.name);
+        if (m.is(K::Func) && m.func.mod)
+          return walkFunction(m.func, args, kwargs, caller.reach, nullptr, caller.depth + 1, callee.self.get());
+      }
+      return Value::unknown(text);
+    }
+    std::string fname(callee.func.mod->parsed->text(field(callee.func.def, "name")));
+    Value v = builtinCall(fname, args, kwargs, text, handled);
+    if (handled) return v;
+    if (caller.depth >= kMaxDepth) return Value::unknown(text);
+    FlowSink *sink = caller.depth < 3 ? caller.sink : nullptr;
+    bool cacheable = !sink && args.empty() && kwargs.empty() && !callee.self;
+    const void *key = callee.func.def.id;
+    if (cacheable) {
+      if (auto it = callCache_.find(key); it != callCache_.end()) return it->second;
+      if (inProgress_.count(key)) return Value::unknown(text);
+      inProgress_.insert(key);
+    }
+    Value r = walkFunction(callee.func, std::move(args), std::move(kwargs), caller.reach, sink,
+                           caller.depth + 1, callee.self.get());
+    if (r.is(K::Unknown) && r.text.empty()) r.text = text;
+    if (cacheable) {
+      inProgress_.erase(key);
+      callCache_[key] = r;
+    }
+    return r;
+  }
+  case K::Class: {
+    Value inst;
+    inst.kind = K::Instance;
+    inst.cls = callee.cls;
+    inst.text = text;
+    // Constructing a class of the trees runs its __init__ (guards included).
+    if (caller.sink && caller.depth < 3) {
+      Value init = memberOf(callee.cls, "__init__");
+      if (init.is(K::Func) && init.func.mod)
+        walkFunction(init.func, std::move(args), std::move(kwargs), caller.reach, caller.sink,
+                     caller.depth + 1, &inst);
+    }
+    return inst;
+  }
+  default:
+    return Value::unknown(text);
+  }
+}
+
+std::string Interpreter::className(const ClassRef &cls) {
+  if (!cls.mod) return "";
+  return std::string(cls.mod->parsed->text(field(cls.def, "name")));
+}
+
+std::vector<ClassRef> Interpreter::bases(const ClassRef &cls) {
+  std::vector<ClassRef> out;
+  TSNode supers = field(cls.def, "superclasses");
+  if (isNull(supers)) return out;
+  Frame f{cls.mod, {}, kMaxDepth, nullptr};
+  for (TSNode b : namedChildren(supers)) {
+    if (type(b) == "keyword_argument") continue;
+    Value v = evalExpr(b, f);
+    if (v.is(Value::Kind::Class) && v.cls.def.id != cls.def.id) out.push_back(v.cls);
+  }
+  return out;
+}
+
+bool Interpreter::isBackendEnum(const ClassRef &cls) {
+  std::string name = className(cls);
+  if (!vocab_.backendEnums.empty()) return vocab_.backendEnums.count(name) > 0;
+  return name.size() > 7 && name.ends_with("Backend");
+}
+
+Value Interpreter::memberOf(const ClassRef &cls, const std::string &name) {
+  static thread_local int depth = 0;
+  if (!cls.mod || depth > 8) return Value::unknown(name);
+  const ParsedModule &pm = *cls.mod->parsed;
+  TSNode body = field(cls.def, "body");
+  bool isEnum = false;
+  for (TSNode stmt : namedChildren(body)) {
+    TSNode def = stmt;
+    bool isStatic = false, isClassMethod = false;
+    if (type(stmt) == "decorated_definition") {
+      def = field(stmt, "definition");
+      for (TSNode d : namedChildren(stmt)) {
+        if (type(d) != "decorator") continue;
+        std::string dt(pm.text(d));
+        isStatic |= dt.find("staticmethod") != std::string::npos;
+        isClassMethod |= dt.find("classmethod") != std::string::npos;
+      }
+    }
+    if (type(def) == "function_definition" && pm.text(field(def, "name")) == name) {
+      Value v;
+      v.kind = Value::Kind::Func;
+      v.func = FuncRef{cls.mod, def, cls, isStatic, isClassMethod};
+      return v;
+    }
+    if (type(stmt) == "expression_statement") {
+      for (TSNode e : namedChildren(stmt)) {
+        if (type(e) != "assignment" || pm.text(field(e, "left")) != name) continue;
+        Frame f{cls.mod, {}, kMaxDepth, nullptr};
+        Value v = evalExpr(field(e, "right"), f);
+        if (!isEnum) {
+          TSNode supers = field(cls.def, "superclasses");
+          isEnum = !isNull(supers) && std::regex_search(std::string(pm.text(supers)), std::regex("Enum"));
+        }
+        if (isEnum && (v.is(Value::Kind::Str) || v.is(Value::Kind::Int) || v.is(Value::Kind::Unknown))) {
+          Value m;
+          m.kind = Value::Kind::EnumMember;
+          m.name = name;
+          m.text = normalizeBackend(v.is(Value::Kind::Str) ? v.text : name);
+          m.cls = cls;
+          return m;
+        }
+        return v;
+      }
+    }
+  }
+  ++depth;
+  for (const auto &base : bases(cls)) {
+    Value v = memberOf(base, name);
+    if (!v.is(Value::Kind::Unknown)) { --depth; return v; }
+  }
+  --depth;
+  return Value::unknown(className(cls) + "." + name);
+}
+
+} // namespace archscope::py

@@ -1,0 +1,494 @@
+//===--- InterpreterExpr.cpp - expressions, names, calls, comparisons ---===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/python/Interpreter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace archscope::py {
+namespace {
+
+std::string lastComponent(const std::string &dotted) {
+  auto p = dotted.rfind('.');
+  return p == std::string::npos ? dotted : dotted.substr(p + 1);
+}
+
+Value capabilityTuple() {
+  return Value::tuple({Value::sym(Linear::var(SymVar::CcMajor)), Value::sym(Linear::var(SymVar::CcMinor))});
+}
+Value cudaTuple() {
+  return Value::tuple({Value::sym(Linear::var(SymVar::CudaMajor)), Value::sym(Linear::var(SymVar::CudaMinor))});
+}
+Linear smLinear() {
+  Linear l;
+  l.coef[int(SymVar::CcMajor)] = 10;
+  l.coef[int(SymVar::CcMinor)] = 1;
+  return l;
+}
+
+/// "12.8" -> [12, 8]
+std::optional<std::vector<Linear>> versionOf(const std::string &s) {
+  static const std::regex re(R"(^(\d+)\.(\d+))");
+  std::smatch m;
+  if (!std::regex_search(s, m, re)) return std::nullopt;
+  return std::vector<Linear>{Linear::constantOf(std::stol(m[1])), Linear::constantOf(std::stol(m[2]))};
+}
+
+/// A value as a tuple of linear terms, for numeric comparison.
+std::optional<std::vector<Linear>> linearize(const Value &v) {
+  using K = Value::Kind;
+  switch (v.kind) {
+  case K::Int: return std::vector<Linear>{Linear::constantOf(v.i)};
+  case K::Sym: return std::vector<Linear>{v.lin};
+  case K::Tuple: {
+    std::vector<Linear> out;
+    for (const auto &item : v.items) {
+      auto l = linearize(item);
+      if (!l || l->size() != 1) return std::nullopt;
+      out.push_back((*l)[0]);
+    }
+    return out;
+  }
+  case K::CudaStr: return std::vector<Linear>{Linear::var(SymVar::CudaMajor), Linear::var(SymVar::CudaMinor)};
+  default: return std::nullopt;
+  }
+}
+
+std::optional<CmpOp> cmpOp(const std::string &op) {
+  if (op == "<") return CmpOp::Lt;
+  if (op == "<=") return CmpOp::Le;
+  if (op == ">") return CmpOp::Gt;
+  if (op == ">=") return CmpOp::Ge;
+  if (op == "==") return CmpOp::Eq;
+  if (op == "!=") return CmpOp::Ne;
+  return std::nullopt;
+}
+
+bool sameConstant(const Value &a, const Value &b) {
+  using K = Value::Kind;
+  if ((a.is(K::Str) || a.is(K::EnumMember)) && (b.is(K::Str) || b.is(K::EnumMember)))
+    return a.text == b.text && (a.is(K::Str) == b.is(K::Str) || true);
+  if (a.is(K::None) && b.is(K::None)) return true;
+  return false;
+}
+
+bool isStringLike(const Value &v) { return v.is(Value::Kind::Str) || v.is(Value::Kind::EnumMember); }
+
+} // namespace
+
+OpaqueKind classifyOpaque(const std::string &text) {
+  static const std::regex env(R"((^|\W)(envs?\.|os\.environ|getenv|get_bool_env_var|get_int_env_var|environ\.get))");
+  static const std::regex pkg(R"((^|[.\s(])(has_\w+|is_\w+_available|\w+_available|find_spec|importlib)\b)");
+  static const std::regex ver(R"(version)");
+  if (std::regex_search(text, env)) return OpaqueKind::Env;
+  if (std::regex_search(text, pkg)) return OpaqueKind::Package;
+  if (std::regex_search(text, ver)) return OpaqueKind::Version;
+  return OpaqueKind::Config;
+}
+
+Interpreter::Interpreter(ModuleIndex &index, Vocabulary vocab) : index_(index), vocab_(std::move(vocab)) {}
+
+std::string Interpreter::normalizeBackend(const std::string &value) {
+  std::string s = value;
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+Condition Interpreter::toCond(const Value &v) {
+  using K = Value::Kind;
+  switch (v.kind) {
+  case K::Bool: return v.cond;
+  case K::Int: return v.i ? Condition::truth() : Condition::falsity();
+  case K::Str: return v.text.empty() ? Condition::falsity() : Condition::truth();
+  case K::None: return Condition::falsity();
+  case K::Tuple: return v.items.empty() ? Condition::falsity() : Condition::truth();
+  case K::Sym: return Condition::compare({v.lin}, CmpOp::Ne, {Linear::constantOf(0)}, "");
+  case K::Func: case K::Partial: case K::Class: case K::Wrapper: case K::CudaStr:
+    return Condition::truth();
+  default: {
+    std::string text = v.text.empty() ? "<unknown>" : v.text;
+    return Condition::opaque(classifyOpaque(text), text);
+  }
+  }
+}
+
+Value Interpreter::resolveName(Module *m, const std::string &name) {
+  if (!m) return Value::external(name);
+  auto it = m->symbols.find(name);
+  if (it != m->symbols.end()) return valueOfBinding(m, name, it->second);
+  // `from pkg.common import *` re-exports (guarded against import cycles).
+  static thread_local int starDepth = 0;
+  if (starDepth < 6) {
+    ++starDepth;
+    for (const auto &star : m->starImports) {
+      Module *sm = index_.module(star);
+      if (!sm || sm == m) continue;
+      Value v = resolveName(sm, name);
+      if (!v.is(Value::Kind::External)) { --starDepth; return v; }
+    }
+    --starDepth;
+  }
+  return Value::external(name);
+}
+
+Value Interpreter::valueOfBinding(Module *m, const std::string &name, const Binding &b) {
+  switch (b.kind) {
+  case Binding::Kind::Function: {
+    Value v;
+    v.kind = Value::Kind::Func;
+    v.func = FuncRef{m, b.node, {}, false, false};
+    return v;
+  }
+  case Binding::Kind::Class: {
+    Value v;
+    v.kind = Value::Kind::Class;
+    v.cls = ClassRef{m, b.node};
+    return v;
+  }
+  case Binding::Kind::Assign: {
+    const void *key = b.node.id;
+    if (auto it = assignCache_.find(key); it != assignCache_.end()) return it->second;
+    if (inProgress_.count(key)) return Value::unknown(name);
+    inProgress_.insert(key);
+    Frame f{m, {}, 0, nullptr};
+    Value v = evalExpr(b.node, f);
+    inProgress_.erase(key);
+    if (v.is(Value::Kind::Unknown) && v.text.empty()) v.text = name;
+    return assignCache_[key] = v;
+  }
+  case Binding::Kind::Import: {
+    const void *key = b.site.id;
+    if (inProgress_.count(key)) return Value::unknown(name);
+    inProgress_.insert(key);
+    Value out;
+    Module *target = index_.module(b.fromModule);
+    if (b.name.empty()) {
+      if (target) { out.kind = Value::Kind::Module; out.name = target->name; }
+      else out = Value::external(b.fromModule);
+    } else if (target && !(out = resolveName(target, b.name)).is(Value::Kind::External)) {
+      // found in the module or through its star imports
+    } else if (Module *sub = index_.module(b.fromModule + "." + b.name)) {
+      out.kind = Value::Kind::Module;
+      out.name = sub->name;
+    } else {
+      out = Value::external(b.fromModule + "." + b.name);
+    }
+    inProgress_.erase(key);
+    return out;
+  }
+  }
+  return Value::unknown(name);
+}
+
+Value Interpreter::evalExpr(TSNode node, Frame &f) {
+  using K = Value::Kind;
+  if (isNull(node)) return Value::none();
+  auto t = type(node);
+  const ParsedModule &pm = *f.mod->parsed;
+  std::string text(pm.text(node));
+  if (t == "identifier") {
+    if (auto it = f.locals.find(text); it != f.locals.end()) return it->second;
+    if (vocab_.selectors.count(text)) { Value v; v.kind = K::Backend; v.text = text; return v; }
+    if (text == "True") return Value::boolean(Condition::truth());
+    if (text == "False") return Value::boolean(Condition::falsity());
+    return resolveName(f.mod, text);
+  }
+  if (t == "true") return Value::boolean(Condition::truth());
+  if (t == "false") return Value::boolean(Condition::falsity());
+  if (t == "none") return Value::none();
+  if (t == "integer") {
+    std::string digits;
+    for (char c : text) if (c != '_') digits += c;
+    try { return Value::integer(std::stol(digits, nullptr, 0)); } catch (...) { return Value::unknown(text); }
+  }
+  if (t == "string" || t == "concatenated_string") return evalString(node, f);
+  if (t == "attribute") return evalAttribute(node, f);
+  if (t == "call") return evalCall(node, f);
+  if (t == "comparison_operator") return evalComparison(node, f);
+  if (t == "binary_operator") return evalBinary(node, f);
+  if (t == "subscript") return evalSubscript(node, f);
+  if (t == "parenthesized_expression") {
+    auto kids = namedChildren(node);
+    return kids.empty() ? Value::none() : evalExpr(kids[0], f);
+  }
+  if (t == "not_operator") return Value::boolean(!toCond(evalExpr(field(node, "argument"), f)));
+  if (t == "boolean_operator") {
+    Condition l = toCond(evalExpr(field(node, "left"), f));
+    Condition r = toCond(evalExpr(field(node, "right"), f));
+    std::string op(pm.text(field(node, "operator")));
+    return Value::boolean(op == "and" ? (l && r) : (l || r));
+  }
+  if (t == "tuple" || t == "list" || t == "set" || t == "expression_list") {
+    std::vector<Value> items;
+    for (TSNode c : namedChildren(node)) items.push_back(evalExpr(c, f));
+    return Value::tuple(std::move(items));
+  }
+  if (t == "conditional_expression") {
+    auto kids = namedChildren(node);
+    if (kids.size() != 3) return Value::unknown(text);
+    Condition c = toCond(evalExpr(kids[1], f));
+    if (c.isTrue()) return evalExpr(kids[0], f);
+    if (c.isFalse()) return evalExpr(kids[2], f);
+    Value a = evalExpr(kids[0], f), b = evalExpr(kids[2], f);
+    if (a.is(K::Bool) && b.is(K::Bool)) return Value::boolean((c && a.cond) || (!c && b.cond));
+    return Value::unknown(text);
+  }
+  if (t == "unary_operator") {
+    Value v = evalExpr(field(node, "argument"), f);
+    std::string op(pm.text(field(node, "operator")));
+    if (v.is(K::Int) && op == "-") return Value::integer(-v.i);
+    return Value::unknown(text);
+  }
+  if (t == "named_expression") {
+    Value v = evalExpr(field(node, "value"), f);
+    f.locals[std::string(pm.text(field(node, "name")))] = v;
+    return v;
+  }
+  return Value::unknown(text);
+}
+
+Value Interpreter::evalString(TSNode node, Frame &f) {
+  const ParsedModule &pm = *f.mod->parsed;
+  if (type(node) == "concatenated_string") {
+    std::string all;
+    for (TSNode part : namedChildren(node)) {
+      Value v = evalString(part, f);
+      if (!v.is(Value::Kind::Str)) return Value::unknown(std::string(pm.text(node)));
+      all += v.text;
+    }
+    return Value::string(all);
+  }
+  std::string content;
+  std::vector<TSNode> interpolations;
+  for (TSNode c : namedChildren(node)) {
+    auto ct = type(c);
+    if (ct == "string_content") content += pm.text(c);
+    else if (ct == "interpolation") interpolations.push_back(c);
+  }
+  if (interpolations.empty()) return Value::string(content);
+  if (interpolations.size() == 1 && content.empty()) {
+    Value v = evalExpr(field(interpolations[0], "expression"), f);
+    if (v.is(Value::Kind::Sym)) { v.symIsString = true; return v; }
+    if (v.is(Value::Kind::Int)) return Value::string(std::to_string(v.i));
+  }
+  return Value::unknown(std::string(pm.text(node)));
+}
+
+Value Interpreter::evalAttribute(TSNode node, Frame &f) {
+  using K = Value::Kind;
+  const ParsedModule &pm = *f.mod->parsed;
+  std::string text(pm.text(node));
+  std::string attr(pm.text(field(node, "attribute")));
+  if (text == "torch.version.cuda") { Value v; v.kind = K::CudaStr; v.text = text; return v; }
+  if (vocab_.selectors.count(attr)) { Value v; v.kind = K::Backend; v.text = text; return v; }
+  if (vocab_.quantFlags.count(attr)) { Value v; v.kind = K::Quant; v.text = text; return v; }
+  Value obj = evalExpr(field(node, "object"), f);
+  return attributeOf(obj, attr, text);
+}
+
+Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const std::string &text) {
+  using K = Value::Kind;
+  switch (obj.kind) {
+  case K::Module: {
+    Module *m = index_.module(obj.name);
+    if (m && m->symbols.count(attr)) return resolveName(m, attr);
+    if (Module *sub = index_.module(obj.name + "." + attr)) {
+      Value v; v.kind = K::Module; v.name = sub->name; return v;
+    }
+    return Value::external(obj.name + "." + attr);
+  }
+  case K::External: return Value::external(obj.text + "." + attr);
+  case K::Class: return memberOf(obj.cls, attr);
+  case K::Tuple:
+    if (obj.items.size() == 2 && attr == "major") return obj.items[0];
+    if (obj.items.size() == 2 && attr == "minor") return obj.items[1];
+    break;
+  case K::Backend: {
+    if (attr == "value" || attr == "name") return obj;
+    Value v; v.kind = K::Func; v.text = attr; v.self = std::make_shared<Value>(obj);
+    v.name = attr; // resolved against the backend enum at call time
+    return v;
+  }
+  case K::EnumMember:
+    if (attr == "value" || attr == "name") return Value::string(attr == "value" ? obj.text : obj.name);
+    break;
+  case K::Instance: {
+    Value m = memberOf(obj.cls, attr);
+    if (m.is(K::Func)) m.self = std::make_shared<Value>(obj);
+    if (!m.is(K::Unknown)) return m;
+    break;
+  }
+  default: break;
+  }
+  return Value::unknown(text);
+}
+
+Value Interpreter::evalSubscript(TSNode node, Frame &f) {
+  using K = Value::Kind;
+  const ParsedModule &pm = *f.mod->parsed;
+  Value v = evalExpr(field(node, "value"), f);
+  TSNode sub = field(node, "subscript");
+  if (v.is(K::CudaStr)) return v;
+  if (type(sub) == "slice" && v.is(K::Tuple)) {
+    auto parts = namedChildren(sub);
+    if (parts.size() == 1) {
+      Value end = evalExpr(parts[0], f);
+      if (end.is(K::Int) && std::string(pm.text(sub)).rfind(':', 0) == 0) {
+        std::vector<Value> items(v.items.begin(), v.items.begin() + std::min<size_t>(end.i, v.items.size()));
+        return Value::tuple(items);
+      }
+    }
+  }
+  Value idx = evalExpr(sub, f);
+  if (v.is(K::Tuple) && idx.is(K::Int)) {
+    long i = idx.i < 0 ? long(v.items.size()) + idx.i : idx.i;
+    if (i >= 0 && i < long(v.items.size())) return v.items[i];
+  }
+  return Value::unknown(std::string(pm.text(node)));
+}
+
+Value Interpreter::evalBinary(TSNode node, Frame &f) {
+  using K = Value::Kind;
+  const ParsedModule &pm = *f.mod->parsed;
+  Value a = evalExpr(field(node, "left"), f), b = evalExpr(field(node, "right"), f);
+  std::string op(pm.text(field(node, "operator")));
+  std::string text(pm.text(node));
+  if (a.is(K::Int) && b.is(K::Int)) {
+    if (op == "+") return Value::integer(a.i + b.i);
+    if (op == "-") return Value::integer(a.i - b.i);
+    if (op == "*") return Value::integer(a.i * b.i);
+    if (op == "//" && b.i) return Value::integer(a.i / b.i);
+    if (op == "%" && b.i) return Value::integer(a.i % b.i);
+  }
+  if (a.is(K::Str) && b.is(K::Str) && op == "+") return Value::string(a.text + b.text);
+  auto asLinear = [](const Value &v) -> std::optional<Linear> {
+    if (v.is(K::Sym)) return v.lin;
+    if (v.is(K::Int)) return Linear::constantOf(v.i);
+    return std::nullopt;
+  };
+  auto la = asLinear(a), lb = asLinear(b);
+  if (!la || !lb) return Value::unknown(text);
+  Linear r;
+  if (op == "+" || op == "-") {
+    long s = op == "+" ? 1 : -1;
+    for (int i = 0; i < kSymVars; ++i) r.coef[i] = la->coef[i] + s * lb->coef[i];
+    r.constant = la->constant + s * lb->constant;
+    return Value::sym(r);
+  }
+  if (op == "*" && (la->isConstant() || lb->isConstant())) {
+    const Linear &sym = la->isConstant() ? *lb : *la;
+    long k = la->isConstant() ? la->constant : lb->constant;
+    for (int i = 0; i < kSymVars; ++i) r.coef[i] = sym.coef[i] * k;
+    r.constant = sym.constant * k;
+    return Value::sym(r);
+  }
+  // major * 10 + minor: `// 10` is the major, `% 10` the minor (minor < 10).
+  Linear sm = smLinear();
+  bool isSm = std::equal(std::begin(la->coef), std::end(la->coef), std::begin(sm.coef)) && la->constant == 0;
+  if (isSm && lb->isConstant() && lb->constant == 10) {
+    if (op == "//") return Value::sym(Linear::var(SymVar::CcMajor));
+    if (op == "%") return Value::sym(Linear::var(SymVar::CcMinor));
+  }
+  return Value::unknown(text);
+}
+
+Value Interpreter::evalComparison(TSNode node, Frame &f) {
+  const ParsedModule &pm = *f.mod->parsed;
+  std::vector<Value> operands;
+  std::vector<std::string> ops;
+  std::string pending;
+  uint32_t n = ts_node_child_count(node);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode c = ts_node_child(node, i);
+    if (ts_node_is_named(c)) {
+      if (type(c) == "comment") continue;
+      if (!pending.empty()) { ops.push_back(pending); pending.clear(); }
+      operands.push_back(evalExpr(c, f));
+    } else {
+      pending += (pending.empty() ? "" : " ") + std::string(pm.text(c));
+    }
+  }
+  std::string text(pm.text(node));
+  Condition all = Condition::truth();
+  for (size_t i = 0; i < ops.size() && i + 1 < operands.size(); ++i)
+    all = all && compare(operands[i], ops[i], operands[i + 1], text);
+  return Value::boolean(all);
+}
+
+Condition Interpreter::compare(const Value &a, const std::string &op, const Value &b, const std::string &text) {
+  using K = Value::Kind;
+  if (op == "in" || op == "not in") {
+    if (!b.is(K::Tuple)) {
+      if (a.is(K::Str) && b.is(K::Str)) {
+        bool in = b.text.find(a.text) != std::string::npos;
+        return (in == (op == "in")) ? Condition::truth() : Condition::falsity();
+      }
+      return Condition::opaque(classifyOpaque(text), text);
+    }
+    Condition any = Condition::falsity();
+    for (const auto &item : b.items) any = any || compare(a, "==", item, text);
+    return op == "in" ? any : !any;
+  }
+  if (op == "is" || op == "is not") {
+    bool aNone = a.is(K::None), bNone = b.is(K::None);
+    bool definite = (aNone || a.is(K::Sym) || a.is(K::Tuple) || a.is(K::Int)) &&
+                    (bNone || b.is(K::Sym) || b.is(K::Tuple) || b.is(K::Int));
+    if (!definite) return Condition::opaque(classifyOpaque(text), text);
+    bool same = aNone && bNone;
+    return (same == (op == "is")) ? Condition::truth() : Condition::falsity();
+  }
+  auto cmp = cmpOp(op);
+  if (!cmp) return Condition::opaque(classifyOpaque(text), text);
+  // The selected backend against a backend name.
+  if ((a.is(K::Backend) && isStringLike(b)) || (b.is(K::Backend) && isStringLike(a))) {
+    const Value &name = a.is(K::Backend) ? b : a;
+    auto c = Condition::backendIs({normalizeBackend(name.text)}, text);
+    if (*cmp == CmpOp::Eq) return c;
+    if (*cmp == CmpOp::Ne) return !c;
+  }
+  if ((a.is(K::Quant) && b.is(K::Str)) || (b.is(K::Quant) && a.is(K::Str))) {
+    auto c = Condition::quantIs({a.is(K::Str) ? a.text : b.text}, text);
+    if (*cmp == CmpOp::Eq) return c;
+    if (*cmp == CmpOp::Ne) return !c;
+  }
+  if ((a.is(K::Quant) && b.is(K::None)) || (b.is(K::Quant) && a.is(K::None)))
+    return (*cmp == CmpOp::Eq) ? Condition::quantIs({"<none>"}, text) : !Condition::quantIs({"<none>"}, text);
+  // Numbers, tuples and versions.
+  auto toLin = [](const Value &v) -> std::optional<std::vector<Linear>> {
+    if (v.is(K::Str)) {
+      if (auto ver = versionOf(v.text); ver && v.text.find('.') != std::string::npos) return ver;
+      try {
+        size_t used = 0;
+        long x = std::stol(v.text, &used);
+        if (used == v.text.size()) return std::vector<Linear>{Linear::constantOf(x)};
+      } catch (...) {}
+      return std::nullopt;
+    }
+    return linearize(v);
+  };
+  bool stringSide = (a.is(K::Sym) && a.symIsString) || (b.is(K::Sym) && b.symIsString) ||
+                    a.is(K::CudaStr) || b.is(K::CudaStr);
+  if (stringSide || (!a.is(K::Str) && !b.is(K::Str))) {
+    auto la = toLin(a), lb = toLin(b);
+    if (la && lb) {
+      if (a.is(K::CudaStr) || b.is(K::CudaStr)) {
+        // torch.version.cuda compared as a string: version order for >=, <.
+      }
+      return Condition::compare(*la, *cmp, *lb, text);
+    }
+  }
+  if ((isStringLike(a) || a.is(K::None) || a.is(K::Int)) && (isStringLike(b) || b.is(K::None) || b.is(K::Int))) {
+    bool eq = sameConstant(a, b) || (a.is(K::Int) && b.is(K::Int) && a.i == b.i);
+    if (*cmp == CmpOp::Eq) return eq ? Condition::truth() : Condition::falsity();
+    if (*cmp == CmpOp::Ne) return eq ? Condition::falsity() : Condition::truth();
+  }
+  if (a.is(K::EnumMember) && b.is(K::EnumMember)) {
+    bool eq = a.text == b.text;
+    if (*cmp == CmpOp::Eq) return eq ? Condition::truth() : Condition::falsity();
+    if (*cmp == CmpOp::Ne) return eq ? Condition::falsity() : Condition::truth();
+  }
+  return Condition::opaque(classifyOpaque(text), text);
+}
+
+} // namespace archscope::py

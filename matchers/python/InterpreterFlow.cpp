@@ -1,0 +1,303 @@
+//===--- InterpreterFlow.cpp - statements under a path condition --------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// `reach` is the condition under which control gets to a statement. A
+// return or raise under `c` leaves `reach and not c` for what follows, so a
+// raise after a loop of early returns is reached exactly when no return was.
+// Locals assigned in branches are merged with if-then-else on the branch
+// conditions; returns are merged the same way into the function's value.
+//===----------------------------------------------------------------------===//
+#include "matchers/python/Interpreter.h"
+
+#include <set>
+
+namespace archscope::py {
+namespace {
+
+/// if c then a else b, for values the interpreter can merge.
+Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in) {
+  using K = Value::Kind;
+  if (c.isTrue()) return a;
+  if (c.isFalse()) return b;
+  if (a.is(K::Bool) || b.is(K::Bool)) // the other side's truth (opaque if unknown)
+    return Value::boolean((c && in.toCond(a)) || (!c && in.toCond(b)));
+  if (a.is(K::Tuple) && b.is(K::Tuple) && a.items.size() == b.items.size()) {
+    std::vector<Value> items;
+    for (size_t i = 0; i < a.items.size(); ++i) items.push_back(merge(c, a.items[i], b.items[i], in));
+    return Value::tuple(items);
+  }
+  if (a.kind == b.kind && a.text == b.text && (a.is(K::Str) || a.is(K::EnumMember) || a.is(K::Backend)))
+    return a;
+  if (a.kind == b.kind && a.is(K::Func) && a.func.def.id == b.func.def.id) return a;
+  // A backend variable reassigned to a constant on some path stays the
+  // symbolic selected backend: the assignment itself is reported as a
+  // selection, and later tests on it are tests of the selection.
+  if (a.is(K::Backend) && (b.is(K::Str) || b.is(K::EnumMember) || b.is(K::Backend))) return a;
+  if (b.is(K::Backend) && (a.is(K::Str) || a.is(K::EnumMember))) return b;
+  return Value::unknown(a.text.empty() ? b.text : a.text);
+}
+
+struct Return {
+  Condition when;
+  Value value;
+};
+
+class Walker {
+public:
+  Walker(Interpreter &in, Frame &f) : in_(in), f_(f) {}
+
+  void block(TSNode node) {
+    for (TSNode stmt : namedChildren(node)) {
+      if (f_.reach.isFalse()) return;
+      statement(stmt);
+    }
+  }
+
+  /// The function's value given that it returns: paths that raise are
+  /// not values, so when the end is unreachable the last return is the base.
+  Value result() {
+    if (returns_.empty()) return Value::none();
+    bool fallsThrough = !f_.reach.isFalse();
+    Value acc = fallsThrough ? Value::none() : returns_.back().value;
+    size_t n = fallsThrough ? returns_.size() : returns_.size() - 1;
+    for (size_t i = n; i-- > 0;) acc = merge(returns_[i].when, returns_[i].value, acc, in_);
+    return acc;
+  }
+
+private:
+  const ParsedModule &pm() const { return *f_.mod->parsed; }
+
+  void statement(TSNode s) {
+    auto t = type(s);
+    if (t == "expression_statement") {
+      for (TSNode e : namedChildren(s)) {
+        if (type(e) == "assignment") assign(e);
+        else if (type(e) != "string") in_.evalExpr(e, f_);
+      }
+    } else if (t == "return_statement") {
+      auto kids = namedChildren(s);
+      Value v = kids.empty() ? Value::none() : in_.evalExpr(kids[0], f_);
+      if (!kids.empty() && type(kids[0]) == "dictionary") selectFromDict(kids[0]);
+      returns_.push_back({f_.reach, v});
+      f_.reach = Condition::falsity();
+    } else if (t == "raise_statement") {
+      if (f_.sink) f_.sink->raised(f_.reach, *f_.mod, s);
+      f_.reach = Condition::falsity();
+    } else if (t == "assert_statement") {
+      auto kids = namedChildren(s);
+      Condition c = kids.empty() ? Condition::truth() : in_.toCond(in_.evalExpr(kids[0], f_));
+      if (f_.sink) f_.sink->raised(f_.reach && !c, *f_.mod, s);
+      f_.reach = f_.reach && c;
+    } else if (t == "if_statement") {
+      ifStatement(s);
+    } else if (t == "for_statement") {
+      forStatement(s);
+    } else if (t == "while_statement" || t == "with_statement") {
+      block(field(s, "body"));
+    } else if (t == "try_statement") {
+      block(field(s, "body"));
+    } else if (t == "function_definition" || t == "decorated_definition") {
+      TSNode def = t == "decorated_definition" ? field(s, "definition") : s;
+      if (type(def) == "function_definition") {
+        Value v;
+        v.kind = Value::Kind::Func;
+        v.func = FuncRef{f_.mod, def, {}, false, false};
+        f_.locals[std::string(pm().text(field(def, "name")))] = v;
+      }
+    } else if (t == "import_from_statement") {
+      localImport(s);
+    }
+  }
+
+  void localImport(TSNode s) {
+    importsQuery().run(pm(), s, [&](const Query::Captures &caps) {
+      auto from = caps.find("import.from"), name = caps.find("import.name");
+      if (from == caps.end() || name == caps.end()) return;
+      auto alias = caps.find("import.alias");
+      std::string mod = in_.index().absoluteModule(*f_.mod, std::string(pm().text(from->second)));
+      std::string n(pm().text(name->second));
+      Module *target = in_.index().module(mod);
+      Value v = target ? in_.resolveName(target, n) : Value::external(mod + "." + n);
+      f_.locals[alias == caps.end() ? n : std::string(pm().text(alias->second))] = v;
+    });
+  }
+
+  void assign(TSNode e) {
+    std::vector<TSNode> targets;
+    TSNode cur = e;
+    while (type(cur) == "assignment") {
+      targets.push_back(field(cur, "left"));
+      TSNode right = field(cur, "right");
+      if (isNull(right)) return;
+      cur = right;
+    }
+    Value v = in_.evalExpr(cur, f_);
+    for (TSNode target : targets) bind(target, v, e);
+  }
+
+  void bind(TSNode target, const Value &v, TSNode site) {
+    auto t = type(target);
+    std::string text(pm().text(target));
+    if (t == "identifier") {
+      f_.locals[text] = v;
+      // Assigning a backend to the selection variable is reported as a
+      // selection; afterwards the variable is again the symbolic selected
+      // backend, so later tests on it are tests of the selection.
+      if (in_.vocab().selectors.count(text) && selected(v, site)) {
+        Value sym;
+        sym.kind = Value::Kind::Backend;
+        sym.text = text;
+        f_.locals[text] = sym;
+      }
+    } else if (t == "pattern_list" || t == "tuple_pattern" || t == "list_pattern") {
+      auto parts = namedChildren(target);
+      for (size_t i = 0; i < parts.size(); ++i) {
+        bool fits = v.is(Value::Kind::Tuple) && v.items.size() == parts.size();
+        bind(parts[i], fits ? v.items[i] : Value::unknown(std::string(pm().text(parts[i]))), site);
+      }
+    } else if (t == "attribute") {
+      if (in_.vocab().selectors.count(std::string(pm().text(field(target, "attribute"))))) selected(v, site);
+    } else if (t == "subscript") {
+      Value key = in_.evalExpr(field(target, "subscript"), f_);
+      if (key.is(Value::Kind::Str) && in_.vocab().selectors.count(key.text)) selected(v, site);
+    }
+  }
+
+  void selectFromDict(TSNode dict) {
+    for (TSNode pair : namedChildren(dict)) {
+      if (type(pair) != "pair") continue;
+      Value key = in_.evalExpr(field(pair, "key"), f_);
+      if (key.is(Value::Kind::Str) && in_.vocab().selectors.count(key.text))
+        selected(in_.evalExpr(field(pair, "value"), f_), pair);
+    }
+  }
+
+  bool selected(const Value &v, TSNode site) {
+    if (!(v.is(Value::Kind::Str) || v.is(Value::Kind::EnumMember))) return false;
+    if (f_.sink) f_.sink->selected(f_.reach, Interpreter::normalizeBackend(v.text), *f_.mod, site);
+    return true;
+  }
+
+  struct BranchEnd {
+    Condition reach;
+    std::map<std::string, Value> locals;
+  };
+
+  BranchEnd runBranch(TSNode body, const Condition &entry) {
+    Condition saved = f_.reach;
+    auto savedLocals = f_.locals;
+    f_.reach = entry;
+    block(body);
+    BranchEnd end{f_.reach, f_.locals};
+    f_.reach = saved;
+    f_.locals = std::move(savedLocals);
+    return end;
+  }
+
+  void ifStatement(TSNode s) {
+    std::vector<BranchEnd> ends;
+    Condition rest = f_.reach;
+    auto arm = [&](TSNode condNode, TSNode body) {
+      Condition c = in_.toCond(in_.evalExpr(condNode, f_));
+      if (f_.sink) f_.sink->branched(c, rest, *f_.mod, condNode);
+      ends.push_back(runBranch(body, rest && c));
+      rest = rest && !c;
+    };
+    arm(field(s, "condition"), field(s, "consequence"));
+    bool hasElse = false;
+    for (TSNode alt : namedChildren(s)) {
+      if (type(alt) == "elif_clause") arm(field(alt, "condition"), field(alt, "consequence"));
+      else if (type(alt) == "else_clause") {
+        ends.push_back(runBranch(field(alt, "body"), rest));
+        hasElse = true;
+      }
+    }
+    if (!hasElse) ends.push_back({rest, f_.locals});
+    Condition reach = Condition::falsity();
+    for (const auto &e : ends) reach = reach || e.reach;
+    std::map<std::string, Value> merged;
+    std::set<std::string> names;
+    for (const auto &e : ends)
+      if (!e.reach.isFalse())
+        for (const auto &[k, v] : e.locals) names.insert(k);
+    for (const auto &name : names) {
+      Value acc = Value::unknown(name);
+      bool first = true;
+      for (auto it = ends.rbegin(); it != ends.rend(); ++it) {
+        if (it->reach.isFalse()) continue;
+        auto found = it->locals.find(name);
+        Value v = found == it->locals.end() ? Value::unknown(name) : found->second;
+        acc = first ? v : merge(it->reach, v, acc, in_);
+        first = false;
+      }
+      merged[name] = acc;
+    }
+    f_.locals = std::move(merged);
+    f_.reach = reach;
+  }
+
+  void forStatement(TSNode s) {
+    TSNode left = field(s, "left");
+    Value iter = in_.evalExpr(field(s, "right"), f_);
+    if (iter.is(Value::Kind::Tuple) && iter.items.size() <= 32) {
+      for (const auto &item : iter.items) {
+        if (f_.reach.isFalse()) break;
+        bind(left, item, s);
+        block(field(s, "body"));
+      }
+      return;
+    }
+    bind(left, Value::unknown(std::string(pm().text(left))), s);
+    Condition before = f_.reach;
+    block(field(s, "body"));
+    f_.reach = before; // the loop may run zero times
+  }
+
+  Interpreter &in_;
+  Frame &f_;
+  std::vector<Return> returns_;
+};
+
+} // namespace
+
+Value Interpreter::walkFunction(const FuncRef &fn, std::vector<Value> args,
+                                std::map<std::string, Value> kwargs, const Condition &reach,
+                                FlowSink *sink, int depth, const Value *self) {
+  if (depth > kMaxDepth || !fn.mod) return Value::unknown("");
+  Frame f{fn.mod, {}, depth, sink, reach};
+  const ParsedModule &pm = *fn.mod->parsed;
+  std::vector<TSNode> params = namedChildren(field(fn.def, "parameters"));
+  size_t pos = 0;
+  bool implicitFirst = fn.owner.valid() && !fn.isStatic && self;
+  for (size_t i = 0; i < params.size(); ++i) {
+    TSNode p = params[i];
+    auto t = type(p);
+    TSNode nameNode = p;
+    TSNode defaultNode{};
+    if (t == "typed_parameter") nameNode = namedChildren(p)[0];
+    else if (t == "default_parameter" || t == "typed_default_parameter") {
+      nameNode = field(p, "name");
+      defaultNode = field(p, "value");
+    } else if (t != "identifier") continue;
+    std::string name(pm.text(nameNode));
+    Value v = Value::unknown(name);
+    if (i == 0 && implicitFirst) v = *self;
+    else if (kwargs.count(name)) v = kwargs[name];
+    else if (pos < args.size()) v = args[pos++];
+    else if (!isNull(defaultNode)) {
+      Frame d{fn.mod, {}, kMaxDepth, nullptr};
+      v = evalExpr(defaultNode, d);
+    }
+    if (v.is(Value::Kind::Unknown) && vocab_.selectors.count(name)) {
+      v.kind = Value::Kind::Backend;
+      v.text = name;
+    }
+    f.locals[name] = v;
+  }
+  if (sink) sink->entered(fn, reach);
+  Walker w(*this, f);
+  w.block(field(fn.def, "body"));
+  return w.result();
+}
+
+} // namespace archscope::py

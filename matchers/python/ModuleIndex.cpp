@@ -1,0 +1,127 @@
+//===--- ModuleIndex.cpp - module symbol tables ---------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/python/ModuleIndex.h"
+
+namespace archscope::py {
+
+ModuleIndex::ModuleIndex(std::vector<SourceTree> trees) : trees_(std::move(trees)) {}
+
+Module *ModuleIndex::module(const std::string &dotted) {
+  for (const auto &tree : trees_)
+    if (const SourceFile *f = tree.byModule(dotted)) return load(tree, *f);
+  return nullptr;
+}
+
+Module *ModuleIndex::moduleForFile(const SourceTree &tree, const SourceFile &file) {
+  return load(tree, file);
+}
+
+Module *ModuleIndex::load(const SourceTree &tree, const SourceFile &file) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  auto it = modules_.find(file.path);
+  if (it != modules_.end()) return it->second.get();
+  auto m = std::make_unique<Module>();
+  m->name = file.module.empty() ? file.relPath : file.module;
+  m->file = &file;
+  m->tree = &tree;
+  auto text = tree.read(file, warnings_);
+  m->parsed = std::make_unique<ParsedModule>(file.path, text.value_or(""));
+  if (m->parsed->hasErrors())
+    warnings_.push_back(file.path + ": syntax errors; using the parts that parse");
+  buildSymbols(*m);
+  return modules_.emplace(file.path, std::move(m)).first->second.get();
+}
+
+std::string ModuleIndex::absoluteModule(const Module &from, const std::string &relative) const {
+  size_t dots = 0;
+  while (dots < relative.size() && relative[dots] == '.') ++dots;
+  if (dots == 0) return relative;
+  std::string base = from.name;
+  if (!from.file->isPackageInit) {
+    auto p = base.rfind('.');
+    base = p == std::string::npos ? "" : base.substr(0, p);
+  }
+  for (size_t i = 1; i < dots; ++i) {
+    auto p = base.rfind('.');
+    base = p == std::string::npos ? "" : base.substr(0, p);
+  }
+  std::string rest = relative.substr(dots);
+  if (rest.empty()) return base;
+  return base.empty() ? rest : base + "." + rest;
+}
+
+void ModuleIndex::buildSymbols(Module &m) {
+  for (TSNode stmt : namedChildren(m.parsed->root())) addStatement(m, stmt, false);
+}
+
+void ModuleIndex::addStatement(Module &m, TSNode stmt, bool nested) {
+  auto t = type(stmt);
+  auto define = [&](const std::string &name, Binding b) {
+    if (nested && m.symbols.count(name)) return; // keep the first of try/except twins
+    m.symbols[name] = b;
+  };
+  if (t == "decorated_definition") {
+    TSNode def = field(stmt, "definition");
+    TSNode name = field(def, "name");
+    if (isNull(name)) return;
+    bool isClass = type(def) == "class_definition";
+    define(std::string(m.parsed->text(name)),
+           {isClass ? Binding::Kind::Class : Binding::Kind::Function, def, stmt, "", ""});
+  } else if (t == "function_definition" || t == "class_definition") {
+    TSNode name = field(stmt, "name");
+    if (isNull(name)) return;
+    define(std::string(m.parsed->text(name)),
+           {t == "class_definition" ? Binding::Kind::Class : Binding::Kind::Function, stmt, stmt, "", ""});
+  } else if (t == "expression_statement") {
+    for (TSNode e : namedChildren(stmt)) {
+      // a = b = value: every name on the chain binds the final value.
+      std::vector<TSNode> targets;
+      TSNode cur = e;
+      while (type(cur) == "assignment") {
+        targets.push_back(field(cur, "left"));
+        TSNode right = field(cur, "right");
+        if (isNull(right)) break;
+        cur = right;
+      }
+      for (TSNode target : targets)
+        if (type(target) == "identifier")
+          define(std::string(m.parsed->text(target)), {Binding::Kind::Assign, cur, stmt, "", ""});
+    }
+  } else if (t == "import_statement" || t == "import_from_statement") {
+    addImports(m, stmt);
+  } else if (t == "if_statement" || t == "try_statement" || t == "else_clause" ||
+             t == "elif_clause" || t == "except_clause" || t == "finally_clause" || t == "block" ||
+             t == "with_statement") {
+    for (TSNode c : namedChildren(stmt)) addStatement(m, c, true);
+  }
+}
+
+void ModuleIndex::addImports(Module &m, TSNode stmt) {
+  importsQuery().run(*m.parsed, stmt, [&](const Query::Captures &caps) {
+    auto get = [&](const char *k) {
+      auto it = caps.find(k);
+      return it == caps.end() ? std::string() : std::string(m.parsed->text(it->second));
+    };
+    auto st = caps.find("import.stmt");
+    if (st == caps.end() || ts_node_start_byte(st->second) != ts_node_start_byte(stmt)) return;
+    std::string from = get("import.from"), name = get("import.name"), alias = get("import.alias");
+    if (caps.count("import.star")) {
+      m.starImports.push_back(absoluteModule(m, from));
+      return;
+    }
+    Binding b{Binding::Kind::Import, {}, stmt, "", ""};
+    if (!from.empty()) {
+      b.fromModule = absoluteModule(m, from);
+      b.name = name;
+      std::string local = alias.empty() ? name : alias;
+      if (!m.symbols.count(local) || !alias.empty()) m.symbols[local] = b;
+    } else {
+      // `import a.b.c` binds `a`; `import a.b as x` binds x to a.b.
+      b.fromModule = alias.empty() ? name.substr(0, name.find('.')) : name;
+      b.name = "";
+      m.symbols[alias.empty() ? b.fromModule : alias] = b;
+    }
+  });
+}
+
+} // namespace archscope::py

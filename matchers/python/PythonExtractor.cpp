@@ -1,0 +1,311 @@
+//===--- PythonExtractor.cpp - predicates, backends, guards, oracles ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// 1. Backend catalog: enum classes of backends (enum_classes.scm), their
+//    members as rows.
+// 2. Predicates: module-level names that look like capability predicates,
+//    resolved from their definitions by the interpreter.
+// 3. Scope walks: each profile stage is walked from `true`; raises, backend
+//    selections and dispatch branches become facts.
+// 4. Library entries: what a backend reaches through indirection is walked
+//    under `backend == b`.
+// 5. Oracles: backend -> kernel classes -> device check, and the ordered
+//    candidate list that auto-selection tries.
+//===----------------------------------------------------------------------===//
+#include "matchers/python/PythonExtractor.h"
+
+#include "matchers/python/FactSink.h"
+#include "matchers/python/Interpreter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+namespace archscope::py {
+namespace {
+
+/// Cheap literal scan before parsing.
+bool mentions(const SourceTree &tree, const SourceFile &f, std::initializer_list<const char *> words,
+              std::vector<std::string> &warnings) {
+  auto text = tree.read(f, warnings);
+  if (!text) return false;
+  for (const char *w : words)
+    if (text->find(w) != std::string::npos) return true;
+  return false;
+}
+
+std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Facts &facts) {
+  std::vector<std::string> rows;
+  const SourceTree &engine = index.trees()[0];
+  for (const auto &f : engine.files()) {
+    if (!mentions(engine, f, {"Backend("}, facts.warnings)) continue;
+    Module *m = index.moduleForFile(engine, f);
+    enumClassesQuery().run(*m->parsed, m->parsed->root(), [&](const Query::Captures &caps) {
+      TSNode cls = caps.find("enum.class")->second;
+      ClassRef ref{m, cls};
+      if (!in.isBackendEnum(ref)) return;
+      in.addBackendClass(ref);
+      for (TSNode stmt : namedChildren(field(cls, "body"))) {
+        if (type(stmt) != "expression_statement") continue;
+        for (TSNode e : namedChildren(stmt)) {
+          if (type(e) != "assignment" || type(field(e, "left")) != "identifier") continue;
+          Value v = in.memberOf(ref, std::string(m->parsed->text(field(e, "left"))));
+          if (!v.is(Value::Kind::EnumMember)) continue;
+          if (std::find(rows.begin(), rows.end(), v.text) == rows.end()) rows.push_back(v.text);
+          facts.backends.push_back({v.text, in.className(ref), evidenceAt(*m, e)});
+        }
+      }
+    });
+  }
+  return rows;
+}
+
+bool looksLikePredicate(const std::string &name) {
+  static const std::regex re(
+      R"(^_?(is|has|supports?|use|enable|check)_\w*(sm_?\d+\w*|blackwell|hopper|ampere|ada|lovelace|capability|arch|family|cuda_version)\w*$)",
+      std::regex::icase);
+  return std::regex_match(name, re) && name != "has_device_capability" &&
+         name != "is_device_capability" && name != "is_device_capability_family";
+}
+
+void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
+  for (const auto &tree : index.trees()) {
+    for (const auto &f : tree.files()) {
+      if (!mentions(tree, f, {"capability", "_supported", "is_sm", "is_blackwell", "is_hopper"}, facts.warnings))
+        continue;
+      Module *m = index.moduleForFile(tree, f);
+      for (const auto &[name, b] : m->symbols) {
+        if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::Class || !looksLikePredicate(name))
+          continue;
+        Value v = in.resolveName(m, name);
+        Frame frame{m, {}, 0, nullptr};
+        if (v.is(Value::Kind::Func) || v.is(Value::Kind::Partial))
+          v = in.callValue(v, {}, {}, frame, name + "()");
+        PredicateFact p;
+        p.name = m->name + "." + name;
+        p.where = evidenceAt(*m, b.site);
+        p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not a capability predicate: " + v.text);
+        if (v.is(Value::Kind::Bool) && !v.cond.readsHardware() && !v.cond.isTrue() && !v.cond.isFalse())
+          continue; // a predicate about something else (packages, flags)
+        facts.predicates.push_back(std::move(p));
+      }
+    }
+  }
+}
+
+/// Finds a file of a scope spec in the engine tree, then in the others.
+Module *scopeModule(ModuleIndex &index, const std::string &file) {
+  for (const auto &tree : index.trees())
+    if (const SourceFile *f = tree.byRelPath(file)) return index.moduleForFile(tree, *f);
+  return nullptr;
+}
+
+/// The functions a scope spec names, with the class each belongs to.
+std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::string &qualname) {
+  std::vector<FuncRef> out;
+  auto addClass = [&](const ClassRef &cls) {
+    for (TSNode stmt : namedChildren(field(cls.def, "body"))) {
+      TSNode def = type(stmt) == "decorated_definition" ? field(stmt, "definition") : stmt;
+      if (type(def) != "function_definition") continue;
+      Value v = in.memberOf(cls, std::string(m->parsed->text(field(def, "name"))));
+      if (v.is(Value::Kind::Func)) out.push_back(v.func);
+    }
+  };
+  if (qualname.empty()) {
+    for (const auto &[name, b] : m->symbols)
+      if (b.kind == Binding::Kind::Function) out.push_back(FuncRef{m, b.node, {}, false, false});
+    std::sort(out.begin(), out.end(), [](const FuncRef &a, const FuncRef &b) {
+      return ts_node_start_byte(a.def) < ts_node_start_byte(b.def);
+    });
+    return out;
+  }
+  auto dot = qualname.find('.');
+  Value head = in.resolveName(m, qualname.substr(0, dot));
+  if (dot == std::string::npos) {
+    if (head.is(Value::Kind::Func)) out.push_back(head.func);
+    if (head.is(Value::Kind::Class)) addClass(head.cls);
+    return out;
+  }
+  if (head.is(Value::Kind::Class)) {
+    Value member = in.memberOf(head.cls, qualname.substr(dot + 1));
+    if (member.is(Value::Kind::Func)) out.push_back(member.func);
+  }
+  return out;
+}
+
+void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
+                Facts &facts) {
+  for (size_t stage = 0; stage < quant.scope.size(); ++stage) {
+    const auto &spec = quant.scope[stage];
+    Module *m = scopeModule(index, spec.file);
+    if (!m) {
+      facts.warnings.push_back("profile scope '" + spec.text() + "': file not found in the tree");
+      continue;
+    }
+    auto fns = scopeFunctions(in, m, spec.qualname);
+    if (fns.empty()) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
+    sink.setStage(int(stage), "");
+    for (const auto &fn : fns) {
+      Value self;
+      self.kind = Value::Kind::Instance;
+      self.cls = fn.owner;
+      in.walkFunction(fn, {}, {}, Condition::truth(), &sink, 0, fn.owner.valid() ? &self : nullptr);
+    }
+  }
+}
+
+/// Resolves "pkg.mod.name.attr" to a value through modules and attributes.
+Value resolveDotted(ModuleIndex &index, Interpreter &in, const std::string &dotted) {
+  std::string mod = dotted;
+  std::vector<std::string> attrs;
+  while (!mod.empty()) {
+    if (Module *m = index.module(mod)) {
+      Value v;
+      v.kind = Value::Kind::Module;
+      v.name = m->name;
+      for (auto it = attrs.rbegin(); it != attrs.rend(); ++it) {
+        v = v.is(Value::Kind::Module) ? in.resolveName(index.module(v.name), *it)
+            : v.is(Value::Kind::Class) ? in.memberOf(v.cls, *it)
+                                       : Value::unknown(dotted);
+      }
+      return v;
+    }
+    auto p = mod.rfind('.');
+    if (p == std::string::npos) break;
+    attrs.push_back(mod.substr(p + 1));
+    mod = mod.substr(0, p);
+  }
+  return Value::unknown(dotted);
+}
+
+void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
+                 Facts &facts) {
+  for (const auto &[backend, entries] : quant.entries) {
+    for (const auto &entry : entries) {
+      Value v = resolveDotted(index, in, entry);
+      FuncRef fn;
+      Value self;
+      if (v.is(Value::Kind::Func)) fn = v.func;
+      if (v.is(Value::Kind::Class)) {
+        Value init = in.memberOf(v.cls, "__init__");
+        if (init.is(Value::Kind::Func)) fn = init.func;
+        self.kind = Value::Kind::Instance;
+        self.cls = v.cls;
+      }
+      if (!fn.mod) {
+        facts.warnings.push_back("profile entry '" + entry + "' for " + backend +
+                                 ": not found in the given trees (pass the library with --with)");
+        continue;
+      }
+      std::string tree = std::filesystem::path(fn.mod->tree->root()).filename().string();
+      GuardFact route;
+      route.kind = GuardFact::Kind::Route;
+      route.backend = backend;
+      route.tree = tree;
+      route.chain.push_back(evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (profile)"));
+      facts.guards.push_back(route);
+      facts.dispatched.insert(backend);
+      sink.setStage(1000, tree);
+      sink.setBackend(backend);
+      in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1,
+                      self.cls.valid() ? &self : nullptr);
+      sink.setBackend("");
+    }
+  }
+}
+
+/// vLLM-style oracle: backend -> kernel classes -> device check; candidates
+/// in the order auto-selection tries them.
+void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                const std::vector<std::string> &backends, Facts &facts) {
+  if (quant.kernelMap.empty()) return;
+  Module *home = nullptr;
+  Value kernelMap;
+  for (const auto &spec : quant.scope) {
+    home = scopeModule(index, spec.file);
+    if (home && home->symbols.count(quant.kernelMap)) {
+      kernelMap = in.resolveName(home, quant.kernelMap);
+      break;
+    }
+  }
+  if (!kernelMap.is(Value::Kind::Func)) {
+    facts.warnings.push_back("oracle kernel map '" + quant.kernelMap + "' not found");
+    return;
+  }
+  Frame frame{home, {}, 0, nullptr};
+  std::map<std::string, Condition> support; // filled with insert_or_assign
+  if (!in.backendClasses().empty()) {
+    for (const auto &b : backends) {
+      Value member;
+      member.kind = Value::Kind::EnumMember;
+      member.text = b;
+      Value kernels = in.callValue(kernelMap, {member}, {}, frame, quant.kernelMap);
+      if (!kernels.is(Value::Kind::Tuple)) continue;
+      for (const auto &k : kernels.items) {
+        if (!k.is(Value::Kind::Class)) continue;
+        Value check = in.memberOf(k.cls, quant.deviceCheck);
+        if (!check.is(Value::Kind::Func)) continue;
+        Value klass = k;
+        Value r = in.walkFunction(check.func, {}, {}, Condition::truth(), nullptr, 1, &klass);
+        Condition c = in.toCond(r);
+        GuardFact g;
+        g.kind = GuardFact::Kind::Support;
+        g.backend = b;
+        g.cond = c;
+        g.chain.push_back(evidenceAt(*check.func.mod, check.func.def,
+                                     in.className(k.cls) + "." + quant.deviceCheck));
+        facts.guards.push_back(g);
+        facts.dispatched.insert(b);
+        auto it = support.find(b);
+        if (it == support.end()) support.emplace(b, c);
+        else it->second = it->second || c;
+      }
+    }
+  }
+  // The candidate list: an assignment in a scope function.
+  for (const auto &spec : quant.scope) {
+    Module *m = scopeModule(index, spec.file);
+    if (!m) continue;
+    std::string needle = quant.candidates + " =";
+    auto pos = m->parsed->source().find(needle);
+    if (pos == std::string::npos) continue;
+    TSNode node = ts_node_descendant_for_byte_range(m->parsed->root(), uint32_t(pos), uint32_t(pos + 1));
+    while (!isNull(node) && type(node) != "assignment") node = ts_node_parent(node);
+    if (isNull(node)) continue;
+    Frame f{m, {}, 0, nullptr};
+    Value list = in.evalExpr(field(node, "right"), f);
+    int order = 0;
+    for (const auto &item : list.items) {
+      if (!item.is(Value::Kind::EnumMember)) continue;
+      GuardFact g;
+      g.kind = GuardFact::Kind::Select;
+      g.backend = item.text;
+      auto found = support.find(item.text);
+      g.cond = found != support.end() ? found->second : Condition::unknown("no device check");
+      g.order = 500000 + order++;
+      g.chain.push_back(evidenceAt(*m, node, "candidate " + std::to_string(order) + ": " + item.text));
+      facts.guards.push_back(g);
+    }
+    break;
+  }
+}
+
+} // namespace
+
+ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant) {
+  ExtractResult r;
+  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums};
+  Interpreter in(index, vocab);
+  r.backends = catalogBackends(index, in, r.facts);
+  r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
+  collectPredicates(index, in, r.facts);
+  FactSink sink(in, r.facts, r.backends);
+  walkScopes(index, in, quant, sink, r.facts);
+  walkEntries(index, in, quant, sink, r.facts);
+  readOracle(index, in, quant, r.backends, r.facts);
+  for (auto &w : index.warnings()) r.facts.warnings.push_back(w);
+  r.modulesParsed = index.parsedCount();
+  return r;
+}
+
+} // namespace archscope::py

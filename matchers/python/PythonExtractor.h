@@ -1,0 +1,22 @@
+//===--- PythonExtractor.h - the Python dispatch layer -> facts ---------===//
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include "matchers/python/ModuleIndex.h"
+#include "model/Facts.h"
+#include "model/Profile.h"
+
+#include <string>
+
+namespace archscope::py {
+
+struct ExtractResult {
+  Facts facts;
+  std::vector<std::string> backends; ///< rows found, in declaration order
+  size_t modulesParsed = 0;
+};
+
+/// Reads the Python layer of the engine (index tree 0) and its dependencies
+/// for one quant format of the profile.
+ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant);
+
+} // namespace archscope::py

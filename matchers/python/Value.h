@@ -1,0 +1,74 @@
+//===--- Value.h - abstract values of the Python interpreter ------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The interpreter evaluates dispatch code symbolically: the device capability
+// and the CUDA version are symbolic integers (Linear), the selected backend
+// and the quantization flag are symbolic strings, and everything that cannot
+// be decided becomes Unknown carrying its source text (later an opaque atom).
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "matchers/python/ModuleIndex.h"
+#include "model/Condition.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace archscope::py {
+
+struct ClassRef {
+  Module *mod = nullptr;
+  TSNode def{};
+  bool valid() const { return mod != nullptr; }
+};
+
+struct FuncRef {
+  Module *mod = nullptr;
+  TSNode def{};   ///< function_definition
+  ClassRef owner; ///< set for methods
+  bool isStatic = false;
+  bool isClassMethod = false;
+};
+
+struct Value {
+  enum class Kind {
+    Unknown,    ///< not decidable; `text` is the source expression
+    Bool,       ///< a Condition (constants included)
+    Int, Str, None,
+    Tuple,      ///< tuples, lists and sets
+    Sym,        ///< symbolic integer (capability or CUDA version)
+    CudaStr,    ///< torch.version.cuda and its string transforms
+    Func, Partial, Wrapper, Class, Instance,
+    Module,     ///< a module of one of the trees
+    External,   ///< a dotted name outside the trees (torch.cuda.x)
+    EnumMember, ///< `text` is the normalized value, `name` the member
+    Backend,    ///< the selected backend (symbolic)
+    Quant,      ///< the quantization flag (symbolic)
+  } kind = Kind::Unknown;
+
+  Condition cond = Condition::unknown("");
+  long i = 0;
+  std::string text; ///< Str value, Unknown/External text, EnumMember value
+  std::string name; ///< EnumMember member name, Module name
+  Linear lin;
+  bool symIsString = false; ///< f"{major * 10 + minor}"
+  std::vector<Value> items;
+  FuncRef func;
+  ClassRef cls;
+  std::shared_ptr<std::map<std::string, Value>> bound; ///< Partial keyword arguments
+  std::shared_ptr<Value> self;                         ///< bound method receiver
+
+  static Value unknown(std::string text) { Value v; v.text = std::move(text); return v; }
+  static Value boolean(Condition c) { Value v; v.kind = Kind::Bool; v.cond = std::move(c); return v; }
+  static Value integer(long x) { Value v; v.kind = Kind::Int; v.i = x; return v; }
+  static Value string(std::string s) { Value v; v.kind = Kind::Str; v.text = std::move(s); return v; }
+  static Value none() { Value v; v.kind = Kind::None; return v; }
+  static Value sym(Linear l) { Value v; v.kind = Kind::Sym; v.lin = l; return v; }
+  static Value tuple(std::vector<Value> items) { Value v; v.kind = Kind::Tuple; v.items = std::move(items); return v; }
+  static Value external(std::string dotted) { Value v; v.kind = Kind::External; v.text = std::move(dotted); return v; }
+
+  bool is(Kind k) const { return kind == k; }
+};
+
+} // namespace archscope::py

@@ -1,0 +1,283 @@
+//===--- Condition.cpp - construction, folding and evaluation -----------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "model/Condition.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace archscope {
+
+struct Condition::Node {
+  enum class Op { True, False, Unknown, Atom, Not, And, Or } op;
+  Atom atom;
+  std::vector<Condition> kids;
+  std::string why; ///< Unknown: the reason
+};
+
+Tri triNot(Tri a) { return a == Tri::True ? Tri::False : a == Tri::False ? Tri::True : Tri::Unknown; }
+Tri triAnd(Tri a, Tri b) {
+  if (a == Tri::False || b == Tri::False) return Tri::False;
+  if (a == Tri::True && b == Tri::True) return Tri::True;
+  return Tri::Unknown;
+}
+Tri triOr(Tri a, Tri b) {
+  if (a == Tri::True || b == Tri::True) return Tri::True;
+  if (a == Tri::False && b == Tri::False) return Tri::False;
+  return Tri::Unknown;
+}
+
+bool Linear::isConstant() const { return !readsCuda() && !readsCapability(); }
+bool Linear::readsCuda() const { return coef[2] || coef[3]; }
+bool Linear::readsCapability() const { return coef[0] || coef[1]; }
+
+CmpOp flip(CmpOp op) {
+  switch (op) {
+  case CmpOp::Lt: return CmpOp::Gt;
+  case CmpOp::Le: return CmpOp::Ge;
+  case CmpOp::Gt: return CmpOp::Lt;
+  case CmpOp::Ge: return CmpOp::Le;
+  default: return op;
+  }
+}
+CmpOp negate(CmpOp op) {
+  switch (op) {
+  case CmpOp::Lt: return CmpOp::Ge;
+  case CmpOp::Le: return CmpOp::Gt;
+  case CmpOp::Gt: return CmpOp::Le;
+  case CmpOp::Ge: return CmpOp::Lt;
+  case CmpOp::Eq: return CmpOp::Ne;
+  case CmpOp::Ne: return CmpOp::Eq;
+  }
+  return op;
+}
+
+namespace {
+
+using Node = Condition::Node;
+using Op = Node::Op;
+
+Condition make(Op op, std::vector<Condition> kids = {}, Atom atom = {}, std::string why = {}) {
+  return Condition(std::make_shared<const Node>(Node{op, std::move(atom), std::move(kids), std::move(why)}));
+}
+
+long evalLinear(const Linear &l, const EvalEnv &env) {
+  long vars[kSymVars] = {env.gpu.major, env.gpu.minor, env.cudaMajor, env.cudaMinor};
+  long v = l.constant;
+  for (int i = 0; i < kSymVars; ++i) v += l.coef[i] * vars[i];
+  return v;
+}
+
+bool compareTuples(const std::vector<long> &a, CmpOp op, const std::vector<long> &b) {
+  int c = std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end())   ? -1
+          : std::lexicographical_compare(b.begin(), b.end(), a.begin(), a.end()) ? 1
+                                                                                 : 0;
+  switch (op) {
+  case CmpOp::Lt: return c < 0;
+  case CmpOp::Le: return c <= 0;
+  case CmpOp::Gt: return c > 0;
+  case CmpOp::Ge: return c >= 0;
+  case CmpOp::Eq: return c == 0;
+  case CmpOp::Ne: return c != 0;
+  }
+  return false;
+}
+
+Tri evalAtom(const Atom &a, const EvalEnv &env) {
+  switch (a.kind) {
+  case Atom::Kind::Compare: {
+    std::vector<long> l, r;
+    for (const auto &x : a.lhs) l.push_back(evalLinear(x, env));
+    for (const auto &x : a.rhs) r.push_back(evalLinear(x, env));
+    return compareTuples(l, a.op, r) ? Tri::True : Tri::False;
+  }
+  case Atom::Kind::Backend:
+    if (!env.backend) return Tri::Unknown;
+    return a.names.count(*env.backend) ? Tri::True : Tri::False;
+  case Atom::Kind::Quant:
+    if (!env.quantFlags) return Tri::Unknown;
+    for (const auto &n : a.names)
+      if (env.quantFlags->count(n)) return Tri::True;
+    return Tri::False;
+  case Atom::Kind::Opaque: {
+    auto it = env.assume.find(a.text);
+    if (it == env.assume.end()) return Tri::Unknown;
+    return it->second ? Tri::True : Tri::False;
+  }
+  }
+  return Tri::Unknown;
+}
+
+bool anyAtom(const Condition &c, const std::function<bool(const Atom &)> &pred) {
+  const auto &n = c.node();
+  if (n.op == Op::Atom) return pred(n.atom);
+  for (const auto &k : n.kids)
+    if (anyAtom(k, pred)) return true;
+  return false;
+}
+
+void collectOpaque(const Condition &c, std::vector<Atom> &out) {
+  const auto &n = c.node();
+  if (n.op == Op::Atom && n.atom.kind == Atom::Kind::Opaque) {
+    for (const auto &a : out)
+      if (a.text == n.atom.text) return;
+    out.push_back(n.atom);
+  }
+  for (const auto &k : n.kids) collectOpaque(k, out);
+}
+
+const char *opText(CmpOp op) {
+  switch (op) {
+  case CmpOp::Lt: return "<";
+  case CmpOp::Le: return "<=";
+  case CmpOp::Gt: return ">";
+  case CmpOp::Ge: return ">=";
+  case CmpOp::Eq: return "==";
+  case CmpOp::Ne: return "!=";
+  }
+  return "?";
+}
+
+std::string joinNames(const std::set<std::string> &names) {
+  std::string s;
+  for (const auto &n : names) s += (s.empty() ? "" : ",") + n;
+  return s;
+}
+
+} // namespace
+
+Condition Condition::truth() { return make(Op::True); }
+Condition Condition::falsity() { return make(Op::False); }
+Condition Condition::unknown(std::string why) { return make(Op::Unknown, {}, {}, std::move(why)); }
+Condition Condition::atom(Atom a) { return make(Op::Atom, {}, std::move(a)); }
+
+Condition Condition::compare(std::vector<Linear> lhs, CmpOp op, std::vector<Linear> rhs,
+                             std::string text) {
+  Atom a;
+  a.kind = Atom::Kind::Compare;
+  bool constant = true;
+  for (const auto &l : lhs) constant &= l.isConstant();
+  for (const auto &r : rhs) constant &= r.isConstant();
+  a.lhs = std::move(lhs);
+  a.rhs = std::move(rhs);
+  a.op = op;
+  a.text = std::move(text);
+  if (constant) return evalAtom(a, EvalEnv{}) == Tri::True ? truth() : falsity();
+  return atom(std::move(a));
+}
+
+Condition Condition::backendIs(std::set<std::string> names, std::string text) {
+  Atom a;
+  a.kind = Atom::Kind::Backend;
+  a.names = std::move(names);
+  a.text = std::move(text);
+  return atom(std::move(a));
+}
+
+Condition Condition::quantIs(std::set<std::string> names, std::string text) {
+  Atom a;
+  a.kind = Atom::Kind::Quant;
+  a.names = std::move(names);
+  a.text = std::move(text);
+  return atom(std::move(a));
+}
+
+Condition Condition::opaque(OpaqueKind kind, std::string text) {
+  Atom a;
+  a.kind = Atom::Kind::Opaque;
+  a.opaqueKind = kind;
+  a.text = std::move(text);
+  return atom(std::move(a));
+}
+
+Condition Condition::operator!() const {
+  switch (node_->op) {
+  case Op::True: return falsity();
+  case Op::False: return truth();
+  case Op::Unknown: return *this;
+  case Op::Not: return node_->kids[0];
+  default: return make(Op::Not, {*this});
+  }
+}
+
+Condition operator&&(const Condition &a, const Condition &b) {
+  if (a.isFalse() || b.isTrue()) return a;
+  if (b.isFalse() || a.isTrue()) return b;
+  return make(Op::And, {a, b});
+}
+
+Condition operator||(const Condition &a, const Condition &b) {
+  if (a.isTrue() || b.isFalse()) return a;
+  if (b.isTrue() || a.isFalse()) return b;
+  return make(Op::Or, {a, b});
+}
+
+Tri Condition::eval(const EvalEnv &env) const {
+  const auto &n = *node_;
+  switch (n.op) {
+  case Op::True: return Tri::True;
+  case Op::False: return Tri::False;
+  case Op::Unknown: return Tri::Unknown;
+  case Op::Atom: return evalAtom(n.atom, env);
+  case Op::Not: return triNot(n.kids[0].eval(env));
+  case Op::And: {
+    Tri r = Tri::True;
+    for (const auto &k : n.kids) r = triAnd(r, k.eval(env));
+    return r;
+  }
+  case Op::Or: {
+    Tri r = Tri::False;
+    for (const auto &k : n.kids) r = triOr(r, k.eval(env));
+    return r;
+  }
+  }
+  return Tri::Unknown;
+}
+
+bool Condition::isTrue() const { return node_->op == Op::True; }
+bool Condition::isFalse() const { return node_->op == Op::False; }
+
+bool Condition::readsHardware() const {
+  return anyAtom(*this, [](const Atom &a) { return a.kind == Atom::Kind::Compare; });
+}
+bool Condition::readsBackend() const {
+  return anyAtom(*this, [](const Atom &a) { return a.kind == Atom::Kind::Backend; });
+}
+bool Condition::readsQuant() const {
+  return anyAtom(*this, [](const Atom &a) { return a.kind == Atom::Kind::Quant; });
+}
+
+std::vector<Atom> Condition::opaqueAtoms() const {
+  std::vector<Atom> out;
+  collectOpaque(*this, out);
+  return out;
+}
+
+std::string Condition::str() const {
+  const auto &n = *node_;
+  switch (n.op) {
+  case Op::True: return "true";
+  case Op::False: return "false";
+  case Op::Unknown: return "unknown(" + n.why + ")";
+  case Op::Atom:
+    switch (n.atom.kind) {
+    case Atom::Kind::Backend: return "backend in {" + joinNames(n.atom.names) + "}";
+    case Atom::Kind::Quant: return "quant in {" + joinNames(n.atom.names) + "}";
+    case Atom::Kind::Compare:
+      if (!n.atom.text.empty()) return n.atom.text;
+      return std::string("cmp") + opText(n.atom.op);
+    case Atom::Kind::Opaque: return n.atom.text;
+    }
+    return "?";
+  case Op::Not: return "not " + n.kids[0].str();
+  case Op::And:
+  case Op::Or: {
+    std::string s = "(";
+    for (size_t i = 0; i < n.kids.size(); ++i)
+      s += (i ? (n.op == Op::And ? " and " : " or ") : "") + n.kids[i].str();
+    return s + ")";
+  }
+  }
+  return "?";
+}
+
+} // namespace archscope

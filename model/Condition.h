@@ -1,0 +1,104 @@
+//===--- Condition.h - three-valued formulas over a GPU target ----------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A Condition is what a dispatch branch or guard needs to be taken: a boolean
+// formula of atoms, evaluated per (GPU, backend, quant, toolkit) to
+// true / false / unknown (Kleene logic). Atoms:
+//   Compare  linear terms over the symbolic device capability (major, minor)
+//            and CUDA toolkit version, compared with Python tuple semantics:
+//            `get_device_capability() >= (10, 0)`, `major * 10 + minor in (100, 103)`.
+//   Backend  the selected backend is one of a set (`runner_backend.is_marlin()`).
+//   Quant    the quantization flag is one of a set (`quantization == "modelopt_fp4"`).
+//   Opaque   anything not decidable statically, kept with its source text and
+//            a kind (package, env, config) so cells can be split by it.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "model/Target.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+enum class Tri { False, True, Unknown };
+Tri triNot(Tri a);
+Tri triAnd(Tri a, Tri b);
+Tri triOr(Tri a, Tri b);
+
+enum class SymVar { CcMajor = 0, CcMinor = 1, CudaMajor = 2, CudaMinor = 3 };
+constexpr int kSymVars = 4;
+
+/// sum(coef[v] * v) + constant over the symbolic variables.
+struct Linear {
+  long coef[kSymVars] = {0, 0, 0, 0};
+  long constant = 0;
+  static Linear var(SymVar v) { Linear l; l.coef[int(v)] = 1; return l; }
+  static Linear constantOf(long c) { Linear l; l.constant = c; return l; }
+  bool isConstant() const;
+  bool readsCuda() const;
+  bool readsCapability() const;
+};
+
+enum class CmpOp { Lt, Le, Gt, Ge, Eq, Ne };
+CmpOp flip(CmpOp op);   ///< a op b  <=>  b flip(op) a
+CmpOp negate(CmpOp op); ///< not (a op b) <=> a negate(op) b
+
+enum class OpaqueKind { Package, Env, Config, Version };
+
+struct Atom {
+  enum class Kind { Compare, Backend, Quant, Opaque } kind = Kind::Opaque;
+  std::vector<Linear> lhs, rhs; ///< Compare: tuples compared lexicographically
+  CmpOp op = CmpOp::Eq;
+  std::set<std::string> names;  ///< Backend / Quant: accepted values
+  OpaqueKind opaqueKind = OpaqueKind::Config;
+  std::string text;             ///< source text, for display and assumptions
+};
+
+struct EvalEnv {
+  ComputeCapability gpu;
+  int cudaMajor = 13, cudaMinor = 0;
+  std::optional<std::string> backend;        ///< unset: backend atoms are unknown
+  std::optional<std::set<std::string>> quantFlags; ///< unset: quant atoms unknown
+  std::map<std::string, bool> assume;        ///< opaque atom text -> value
+};
+
+class Condition {
+public:
+  static Condition truth();
+  static Condition falsity();
+  static Condition unknown(std::string why);
+  static Condition atom(Atom a);
+  static Condition compare(std::vector<Linear> lhs, CmpOp op, std::vector<Linear> rhs,
+                           std::string text);
+  static Condition backendIs(std::set<std::string> names, std::string text);
+  static Condition quantIs(std::set<std::string> names, std::string text);
+  static Condition opaque(OpaqueKind kind, std::string text);
+
+  Condition operator!() const;
+  friend Condition operator&&(const Condition &a, const Condition &b);
+  friend Condition operator||(const Condition &a, const Condition &b);
+
+  Tri eval(const EvalEnv &env) const;
+  bool isTrue() const;
+  bool isFalse() const;
+  /// Whether any atom reads the device capability or toolkit version.
+  bool readsHardware() const;
+  bool readsBackend() const;
+  bool readsQuant() const;
+  /// Opaque atoms, each once, in order of appearance.
+  std::vector<Atom> opaqueAtoms() const;
+  std::string str() const;
+
+  struct Node;
+  explicit Condition(std::shared_ptr<const Node> n) : node_(std::move(n)) {}
+  const Node &node() const { return *node_; }
+
+private:
+  std::shared_ptr<const Node> node_;
+};
+
+} // namespace archscope

@@ -1,0 +1,58 @@
+//===--- Facts.h - what extractors report, independent of any target ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Extractors turn files into facts; the matrix builder evaluates the facts'
+// conditions per target. Nothing here knows about outputs.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "model/Condition.h"
+#include "model/Evidence.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+/// A capability predicate the tree defines (`is_sm120_supported`), resolved
+/// from its definition to a condition.
+struct PredicateFact {
+  std::string name; ///< module-qualified: sglang.srt.utils.common.is_sm120_supported
+  Condition cond = Condition::unknown("not resolved");
+  Evidence where;
+};
+
+/// A backend the engine can dispatch to (an enum member or a string choice).
+struct BackendFact {
+  std::string name; ///< normalized: lower-case enum value
+  std::string enumClass;
+  Evidence where;
+};
+
+/// A guard or dispatch decision found on some code path.
+struct GuardFact {
+  enum class Kind {
+    Reject,   ///< a raise/assert reached when `cond` holds
+    Select,   ///< `backend` is chosen when `cond` holds (auto selection)
+    Route,    ///< the dispatch branch for `backend` (where it is handled)
+    Support,  ///< `backend` supports the device when `cond` holds (device check)
+    Declared, ///< an allow-list declared for `backend`'s kernel, not enforced
+  } kind = Kind::Reject;
+  Condition cond = Condition::truth(); ///< Reject/Select/Route/Support: when it holds;
+                                       ///< Declared: the allow-list itself
+  Condition reach = Condition::truth(); ///< Declared: when the kernel is reached
+  std::string backend;       ///< Select/Route/Support (Declared: optional)
+  int order = 0;             ///< Select: precedence (lower is tried first)
+  std::string tree;          ///< which tree: the engine or a dependency name
+  std::vector<Evidence> chain; ///< the site first, then its context
+};
+
+struct Facts {
+  std::vector<PredicateFact> predicates;
+  std::vector<BackendFact> backends;
+  std::vector<GuardFact> guards;
+  std::vector<std::string> warnings; ///< unreadable files, parse errors, ...
+  std::set<std::string> dispatched;  ///< backends with a dispatch branch
+};
+
+} // namespace archscope

@@ -1,0 +1,241 @@
+//===--- MatrixBuilder.cpp - decide each cell from the facts ------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A cell's verdict, in order of precedence:
+//   rejected    a guard that raises/asserts is definitely taken, or every
+//               device check of the backend's kernels is false;
+//   crash-risk  the kernel's own allow-list excludes the target but nothing
+//               enforces it before the kernel is called;
+//   unknown     no dispatch site for the backend was found;
+//   supported   otherwise, with the lower layers named as not yet read.
+// Opaque atoms of kind package/env split a cell: the main verdict assumes
+// packages installed and environment variables unset; each flip that changes
+// the verdict is listed as a conditional verdict.
+//===----------------------------------------------------------------------===//
+#include "model/MatrixBuilder.h"
+
+#include <algorithm>
+#include <climits>
+#include <set>
+
+namespace archscope {
+namespace {
+
+using Kind = GuardFact::Kind;
+
+const char *kLowerLayersNote =
+    "C++/CUDA guards, build arch lists and shipped cubins are not read yet "
+    "(archscope issue 3): a kernel missing there would make this crash-risk";
+
+struct Decision {
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  std::vector<Evidence> evidence;
+};
+
+bool appliesTo(const GuardFact &g, const std::string &backend) {
+  return g.backend.empty() || g.backend == backend;
+}
+
+Evidence annotated(Evidence e, std::string note) {
+  if (e.note.empty()) e.note = std::move(note);
+  return e;
+}
+
+void append(std::vector<Evidence> &out, const std::vector<Evidence> &chain, const std::string &note) {
+  for (size_t i = 0; i < chain.size(); ++i) out.push_back(i == 0 ? annotated(chain[i], note) : chain[i]);
+}
+
+class CellDecider {
+public:
+  CellDecider(const Facts &facts, const MatrixRequest &req) : facts_(facts), req_(req) {}
+
+  EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
+              const std::map<std::string, bool> &assume) const {
+    EvalEnv e;
+    e.gpu = t;
+    e.cudaMajor = req_.cudaMajor;
+    e.cudaMinor = req_.cudaMinor;
+    e.backend = backend;
+    e.quantFlags = q.flags;
+    e.assume = assume;
+    return e;
+  }
+
+  /// Rejects with order in [from, to) are considered: stages before an auto
+  /// selection see "auto", the stages after it see the picked backend.
+  Decision decide(const std::string &b, const QuantSpec &q, ComputeCapability t,
+                  const std::map<std::string, bool> &assume, int from = 0, int to = INT_MAX) const {
+    auto e = env(b, q, t, assume);
+    Decision d;
+    for (const auto &g : facts_.guards) {
+      if (g.kind != Kind::Reject || !appliesTo(g, b) || g.order < from || g.order >= to) continue;
+      if (g.cond.eval(e) == Tri::True) {
+        d.verdict = Verdict::Rejected;
+        d.reason = g.tree.empty() ? "the engine raises before dispatch"
+                                  : "raises in " + g.tree + " before the kernel";
+        append(d.evidence, g.chain, "taken on " + t.name() + ": raises");
+        return d;
+      }
+    }
+    std::vector<const GuardFact *> supports, declared, routes;
+    for (const auto &g : facts_.guards) {
+      if (g.kind == Kind::Declared && appliesTo(g, b) && g.reach.eval(e) == Tri::True)
+        declared.push_back(&g);
+      if (g.backend != b) continue;
+      if (g.kind == Kind::Support) supports.push_back(&g);
+      if (g.kind == Kind::Route) routes.push_back(&g);
+    }
+    if (!supports.empty()) {
+      Tri any = Tri::False;
+      for (auto *s : supports) any = triOr(any, s->cond.eval(e));
+      if (any == Tri::False) {
+        d.verdict = Verdict::Rejected;
+        d.reason = "every device check of its kernels is false on " + t.name();
+        for (auto *s : supports) append(d.evidence, s->chain, "false on " + t.name());
+        return d;
+      }
+    }
+    for (auto *g : declared) {
+      if (g->cond.eval(e) == Tri::False) {
+        d.verdict = Verdict::CrashRisk;
+        d.reason = "the kernel's allow-list excludes " + t.name() + " but nothing enforces it";
+        append(d.evidence, g->chain, "excludes " + t.name() + "; declared, never checked");
+        return d;
+      }
+    }
+    if (supports.empty() && routes.empty() && !facts_.dispatched.count(b)) {
+      d.verdict = Verdict::Unknown;
+      d.reason = "no dispatch site for this backend was found";
+      return d;
+    }
+    d.verdict = Verdict::Supported;
+    d.reason = "dispatch admits it on " + t.name();
+    for (auto *r : routes) append(d.evidence, r->chain, "dispatch branch");
+    for (auto *s : supports)
+      if (s->cond.eval(e) != Tri::False) append(d.evidence, s->chain, "device check holds on " + t.name());
+    for (auto *g : declared) append(d.evidence, g->chain, "allow-list includes " + t.name());
+    for (const auto &g : facts_.guards)
+      if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
+          g.cond.readsHardware() && d.evidence.size() < 12)
+        append(d.evidence, g.chain, "may raise: depends on " + describeUnknowns(g.cond, e));
+    d.evidence.push_back({"", 0, 0, "model", "", kLowerLayersNote});
+    dedupe(d.evidence);
+    return d;
+  }
+
+  static void dedupe(std::vector<Evidence> &evidence) {
+    std::set<std::string> seen;
+    std::vector<Evidence> out;
+    for (auto &e : evidence)
+      if (e.path.empty() || seen.insert(e.path + ":" + std::to_string(e.line)).second) out.push_back(e);
+    evidence = std::move(out);
+  }
+
+  /// Opaque package/env atoms that the facts about `b` depend on.
+  std::vector<Atom> splitAtoms(const std::string &b) const {
+    std::vector<Atom> out;
+    for (const auto &g : facts_.guards) {
+      if (!(g.backend == b || (g.kind == Kind::Reject && g.backend.empty()))) continue;
+      for (auto &a : g.cond.opaqueAtoms()) {
+        if (a.opaqueKind != OpaqueKind::Package && a.opaqueKind != OpaqueKind::Env) continue;
+        bool seen = std::any_of(out.begin(), out.end(), [&](const Atom &x) { return x.text == a.text; });
+        if (!seen && out.size() < 4) out.push_back(a);
+      }
+    }
+    return out;
+  }
+
+  static std::map<std::string, bool> defaultWorld(const std::vector<Atom> &atoms) {
+    std::map<std::string, bool> w;
+    for (const auto &a : atoms) w[a.text] = a.opaqueKind == OpaqueKind::Package;
+    return w;
+  }
+
+  static std::string describeUnknowns(const Condition &c, const EvalEnv &e) {
+    std::string s;
+    for (const auto &a : c.opaqueAtoms())
+      if (!e.assume.count(a.text)) s += (s.empty() ? "" : ", ") + a.text;
+    return s.empty() ? "the backend choice" : s;
+  }
+
+  Cell cell(const std::string &b, const QuantSpec &q, ComputeCapability t, int from = 0) const {
+    auto atoms = splitAtoms(b);
+    auto world = defaultWorld(atoms);
+    auto d = decide(b, q, t, world, from);
+    Cell c{b, q.name, t, d.verdict, d.reason, "", d.evidence, {}};
+    for (const auto &a : atoms) {
+      auto flipped = world;
+      flipped[a.text] = !flipped[a.text];
+      auto alt = decide(b, q, t, flipped, from);
+      if (alt.verdict != d.verdict)
+        c.conditions.push_back({"if " + a.text + " is " + (flipped[a.text] ? "true" : "false"), alt.verdict});
+    }
+    return c;
+  }
+
+  Cell autoCell(const QuantSpec &q, ComputeCapability t) const {
+    std::vector<const GuardFact *> selects;
+    for (const auto &g : facts_.guards)
+      if (g.kind == Kind::Select) selects.push_back(&g);
+    std::stable_sort(selects.begin(), selects.end(),
+                     [](auto *a, auto *b) { return a->order < b->order; });
+    Cell c{"auto", q.name, t, Verdict::Unknown, "", "", {}, {}};
+    auto e = env("auto", q, t, {});
+    for (auto *s : selects) {
+      Tri v = s->cond.eval(e);
+      if (v == Tri::False) continue;
+      if (v == Tri::Unknown) {
+        if (c.conditions.size() < 4)
+          c.conditions.push_back({"picks " + s->backend + " if " + describeUnknowns(s->cond, e),
+                                  cell(s->backend, q, t, s->order).verdict});
+        continue;
+      }
+      auto before = decide("auto", q, t, {}, 0, s->order);
+      if (before.verdict == Verdict::Rejected) {
+        c.verdict = Verdict::Rejected;
+        c.reason = before.reason;
+        c.evidence = before.evidence;
+        return c;
+      }
+      auto picked = cell(s->backend, q, t, s->order);
+      c.picked = s->backend;
+      c.verdict = picked.verdict;
+      c.reason = "auto picks " + s->backend + "; " + picked.reason;
+      append(c.evidence, s->chain, "selected on " + t.name());
+      for (auto &ev : picked.evidence) c.evidence.push_back(ev);
+      return c;
+    }
+    c.reason = selects.empty() ? "no automatic selection was found"
+                               : "no automatic selection is definite on " + t.name();
+    return c;
+  }
+
+private:
+  const Facts &facts_;
+  const MatrixRequest &req_;
+};
+
+} // namespace
+
+Matrix buildMatrix(const Facts &facts, const MatrixRequest &req) {
+  Matrix m;
+  m.targets = req.targets;
+  m.predicates = facts.predicates;
+  m.warnings = facts.warnings;
+  m.toolkit = std::to_string(req.cudaMajor) + "." + std::to_string(req.cudaMinor);
+  bool hasSelect = std::any_of(facts.guards.begin(), facts.guards.end(),
+                               [](const GuardFact &g) { return g.kind == Kind::Select; });
+  if (req.autoRow && hasSelect) m.backends.push_back("auto");
+  for (const auto &b : req.backends) m.backends.push_back(b);
+  CellDecider decider(facts, req);
+  for (const auto &q : req.quants) {
+    m.quants.push_back(q.name);
+    for (const auto &b : m.backends)
+      for (auto t : req.targets)
+        m.cells.push_back(b == "auto" ? decider.autoCell(q, t) : decider.cell(b, q, t));
+  }
+  return m;
+}
+
+} // namespace archscope

@@ -1,0 +1,29 @@
+//===--- MatrixBuilder.h - facts -> matrix, per target ------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include "model/Facts.h"
+#include "model/Matrix.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+/// A quant format row group: its name and the engine's flag values meaning it.
+struct QuantSpec {
+  std::string name;               ///< nvfp4
+  std::set<std::string> flags;    ///< modelopt_fp4, ...
+};
+
+struct MatrixRequest {
+  std::vector<std::string> backends; ///< rows (without auto)
+  std::vector<QuantSpec> quants;
+  std::vector<ComputeCapability> targets;
+  int cudaMajor = 13, cudaMinor = 0;
+  bool autoRow = true;
+};
+
+Matrix buildMatrix(const Facts &facts, const MatrixRequest &request);
+
+} // namespace archscope

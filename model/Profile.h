@@ -1,0 +1,59 @@
+//===--- Profile.h - per-engine knowledge that inference cannot get -----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A profile names what the code itself does not say: which names carry the
+// selected backend, which flag values mean a quant format, which code is the
+// NVFP4 MoE path (its stages in the order they run), and which library entry
+// points a backend reaches through indirection (registries, plugin pools).
+// Everything else (predicates, enums, guards) is inferred from the code.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+/// `path/to/file.py::Class.method`, `path/to/file.py::func`, or a whole file.
+struct ScopeSpec {
+  std::string file;
+  std::string qualname;
+  std::string text() const { return qualname.empty() ? file : file + "::" + qualname; }
+};
+
+struct QuantProfile {
+  std::string name;                   ///< nvfp4
+  std::vector<std::string> flags;     ///< quantization flag values meaning it
+  std::vector<ScopeSpec> scope;       ///< dispatch stages, in the order they run
+  std::string kernelMap;              ///< oracle: backend -> kernel classes function
+  std::string deviceCheck;            ///< oracle: class method checking the device
+  std::string candidates;             ///< oracle: ordered list of backends
+  std::map<std::string, std::vector<std::string>> entries; ///< backend -> library entry points
+};
+
+struct DependencyPin {
+  std::string name;    ///< flashinfer
+  std::string file;    ///< where the engine pins it
+  std::string pattern; ///< regex with one group: the pinned version
+};
+
+struct Profile {
+  std::string id;
+  std::string path;
+  std::vector<std::string> detectFiles;
+  std::set<std::string> selectors;
+  std::set<std::string> quantFlags;
+  std::set<std::string> backendEnums;
+  std::vector<std::string> backends; ///< rows to show (empty: every backend found)
+  std::vector<QuantProfile> quants;
+  std::vector<DependencyPin> pins;
+
+  /// Loads one profile; throws an input error naming file:line on bad YAML
+  /// or unknown keys.
+  static Profile load(const std::string &path);
+  /// The idioms every engine shares, for trees no profile matches.
+  static Profile generic();
+};
+
+} // namespace archscope

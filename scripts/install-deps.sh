@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what archscope needs on a fresh Debian 12 machine (as root or via sudo).
+set -euo pipefail
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+pkgs=(cmake g++ make pkg-config python3 python3-pip git ripgrep
+      clang-22 libclang-22-dev llvm-22-dev
+      libtree-sitter-dev libyaml-cpp-dev libgtest-dev)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "archscope: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

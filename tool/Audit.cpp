@@ -1,0 +1,205 @@
+//===--- Audit.cpp - the audit pipeline -----------------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "tool/Audit.h"
+
+#include "matchers/python/PythonExtractor.h"
+#include "model/ArchTable.h"
+#include "model/Errors.h"
+#include "model/MatrixBuilder.h"
+#include "model/Profile.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#ifndef ARCHSCOPE_DATA_DIR
+#define ARCHSCOPE_DATA_DIR "data"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace archscope {
+namespace {
+
+std::string readSmall(const fs::path &p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The commit a checkout is at, read from .git without running git.
+std::string gitRevision(const fs::path &root) {
+  std::error_code ec;
+  for (fs::path dir = root; !dir.empty(); dir = dir.parent_path()) {
+    fs::path git = dir / ".git";
+    if (fs::is_regular_file(git, ec)) { // worktree: "gitdir: PATH"
+      auto text = readSmall(git);
+      auto p = text.find("gitdir:");
+      if (p == std::string::npos) return "";
+      std::string target = text.substr(p + 7);
+      target.erase(0, target.find_first_not_of(" \t"));
+      target.erase(target.find_last_not_of(" \n\r\t") + 1);
+      git = fs::path(target).is_absolute() ? fs::path(target) : dir / target;
+    } else if (!fs::is_directory(git, ec)) {
+      if (dir == dir.parent_path()) break;
+      continue;
+    }
+    std::string head = readSmall(git / "HEAD");
+    head.erase(head.find_last_not_of(" \n\r\t") + 1);
+    if (head.rfind("ref: ", 0) == 0) {
+      std::string ref = head.substr(5);
+      std::string sha = readSmall(git / ref);
+      if (sha.empty()) {
+        std::string packed = readSmall(git / "packed-refs");
+        std::smatch m;
+        if (std::regex_search(packed, m, std::regex("([0-9a-f]{40}) " + ref))) sha = m[1];
+      }
+      head = sha;
+    }
+    head.erase(head.find_last_not_of(" \n\r\t") + 1);
+    return head.substr(0, 7);
+  }
+  return "";
+}
+
+/// A tree's version from pyproject.toml, version.txt or __version__.
+std::string treeVersion(const fs::path &root) {
+  std::error_code ec;
+  for (const char *f : {"version.txt", "VERSION"})
+    if (fs::exists(root / f, ec)) {
+      auto v = readSmall(root / f);
+      v.erase(v.find_last_not_of(" \n\r\t") + 1);
+      if (!v.empty() && v.size() < 40) return v;
+    }
+  for (const char *f : {"pyproject.toml", "python/pyproject.toml", "PKG-INFO"}) {
+    std::smatch m;
+    auto text = readSmall(root / f);
+    if (std::regex_search(text, m, std::regex(R"((?:^|\n)version\s*=\s*"([^"]+)\")")) ||
+        std::regex_search(text, m, std::regex(R"((?:^|\n)Version:\s*(\S+))")))
+      return m[1];
+  }
+  return "";
+}
+
+Profile chooseProfile(const Options &opts, const std::string &dataDir, const fs::path &engineRoot) {
+  if (!opts.profile.empty()) return Profile::load(opts.profile);
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto &e : fs::directory_iterator(fs::path(dataDir) / "profiles", ec))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto &f : files) {
+    Profile p = Profile::load(f.string());
+    for (const auto &d : p.detectFiles)
+      if (fs::exists(engineRoot / d, ec)) return p;
+  }
+  return Profile::generic();
+}
+
+std::vector<ComputeCapability> chooseTargets(const Options &opts, const ArchTable &table) {
+  std::vector<ComputeCapability> out;
+  bool all = opts.targets.size() == 1 && opts.targets[0] == "all";
+  if (opts.targets.empty() || all) {
+    for (const auto &row : table.rows())
+      if (all || row.cc.major >= 8) out.push_back(row.cc);
+    return out;
+  }
+  for (const auto &t : opts.targets) {
+    auto cc = ComputeCapability::parse(t);
+    if (!cc) throw usageError("bad target '" + t + "'", "write targets as sm_90,sm_120 or 9.0,12.0");
+    if (!table.find(*cc))
+      throw usageError("target '" + t + "' is not in the arch table", "add a row to data/arch-table.yaml");
+    out.push_back(*cc);
+  }
+  return out;
+}
+
+void checkPins(const Profile &profile, const fs::path &engineRoot, std::vector<TreeInfo> &trees,
+               std::vector<std::string> &warnings) {
+  for (const auto &pin : profile.pins) {
+    std::smatch m;
+    std::string text = readSmall(engineRoot / pin.file);
+    if (!std::regex_search(text, m, std::regex(pin.pattern))) continue;
+    std::string pinned = m[1];
+    for (auto &t : trees) {
+      if (t.role != "dependency" || t.name.find(pin.name) == std::string::npos) continue;
+      t.profile = "pinned " + pinned;
+      if (!t.version.empty() && t.version != pinned)
+        warnings.push_back(pin.name + ": the engine pins " + pinned + " (" + pin.file + ") but the tree given with --with is " + t.version);
+    }
+  }
+}
+
+} // namespace
+
+AuditResult runAudit(const Options &opts) {
+  std::string dataDir = opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir;
+  std::string enginePath = opts.path.empty() ? dataDir + "/examples/tiny-engine" : opts.path;
+  std::vector<std::string> withPaths = opts.with;
+  if (opts.path.empty() && withPaths.empty()) withPaths.push_back(dataDir + "/examples/tiny-kernels");
+
+  ArchTable table = ArchTable::load(dataDir + "/arch-table.yaml");
+  std::vector<SourceTree> trees;
+  trees.push_back(SourceTree::scan(enginePath, "engine"));
+  for (const auto &w : withPaths) trees.push_back(SourceTree::scan(w, "dependency"));
+  fs::path engineRoot = trees[0].root();
+  Profile profile = chooseProfile(opts, dataDir, engineRoot);
+
+  const QuantProfile *quant = profile.quants.empty() ? nullptr : &profile.quants[0];
+  if (!opts.quant.empty()) {
+    quant = nullptr;
+    for (const auto &q : profile.quants)
+      if (q.name == opts.quant) quant = &q;
+    if (!quant) throw usageError("profile '" + profile.id + "' has no quant '" + opts.quant + "'");
+  }
+  if (!quant) throw inputError("profile '" + profile.id + "' defines no quant format", "add one under 'quants:'");
+
+  AuditResult result;
+  result.profileId = profile.id;
+  std::vector<TreeInfo> infos;
+  for (const auto &t : trees) {
+    result.filesListed += t.files().size();
+    TreeInfo info{t.role(), t.root(), fs::path(t.root()).filename().string(), treeVersion(t.root()),
+                  gitRevision(t.root()), ""};
+    if (t.role() == "engine") info.profile = profile.id;
+    infos.push_back(info);
+  }
+  std::vector<std::string> warnings;
+  for (auto &t : trees)
+    for (auto &w : t.warnings()) warnings.push_back(w);
+  checkPins(profile, engineRoot, infos, warnings);
+
+  py::ModuleIndex index(std::move(trees));
+  auto extracted = py::extractPython(index, profile, *quant);
+  if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact
+    static const char *kinds[] = {"reject", "select", "route", "support", "declared"};
+    for (const auto &g : extracted.facts.guards)
+      fprintf(stderr, "fact %-8s %-20s order=%-8d %s:%d  when %s\n", kinds[int(g.kind)], g.backend.c_str(),
+              g.order, g.chain[0].path.c_str(), g.chain[0].line, g.cond.str().substr(0, 200).c_str());
+  }
+  result.modulesParsed = extracted.modulesParsed;
+
+  MatrixRequest req;
+  req.backends = profile.backends.empty() ? extracted.backends : profile.backends;
+  req.quants.push_back({quant->name, {quant->flags.begin(), quant->flags.end()}});
+  req.targets = chooseTargets(opts, table);
+  std::string cuda = opts.cuda.empty() ? table.defaultToolkit() : opts.cuda;
+  std::smatch m;
+  if (!std::regex_match(cuda, m, std::regex(R"((\d+)\.(\d+))")))
+    throw usageError("bad CUDA version '" + cuda + "'", "write it as 13.0");
+  req.cudaMajor = std::stoi(m[1]);
+  req.cudaMinor = std::stoi(m[2]);
+  result.matrix = buildMatrix(extracted.facts, req);
+  result.matrix.trees = infos;
+  for (auto &w : warnings) result.matrix.warnings.insert(result.matrix.warnings.begin(), w);
+  if (req.backends.empty())
+    result.matrix.warnings.push_back("no backends found: no backend enum and no profile rows "
+                                     "(is this an inference engine tree?)");
+  return result;
+}
+
+} // namespace archscope

@@ -1,0 +1,108 @@
+//===--- Options.cpp - GNU-style option parsing -------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "tool/Options.h"
+
+#include "model/Errors.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace archscope {
+namespace {
+
+const char *kUsage = R"(usage: archscope <command> [options] [PATH]
+
+commands:
+  audit [PATH]                  backend x target compatibility matrix of an engine
+                                checkout or installed package (no PATH: the
+                                bundled example engine)
+  explain BACKEND TARGET [PATH] the evidence chain for one cell
+
+options:
+  --with DIR            a dependency tree (the kernel library the engine calls);
+                        repeatable
+  --format FMT          text (default), json, yaml or markdown
+  -o, --output FILE     write to FILE instead of standard output
+  --targets LIST        GPU columns, e.g. sm_90,sm_100,sm_120 (default: every
+                        arch-table GPU from sm_80; 'all' for every row)
+  --quant NAME          quant format of the profile (default: its first, nvfp4)
+  --profile FILE        engine profile YAML (default: detected from the tree)
+  --cuda VERSION        CUDA toolkit assumed for version checks (default 13.0)
+  --color, --no-color   force colour on or off (default: on for a terminal)
+  -q, --quiet           no progress or warnings on standard error
+  -h, --help            this help
+  --version             archscope's version
+
+exit codes: 0 done, 2 usage or configuration error, 3 input error, 4 internal error
+)";
+
+std::vector<std::string> splitList(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+} // namespace
+
+bool parseOptions(int argc, char **argv, Options &opts) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> positional;
+  opts.color = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i], value;
+    bool hasInline = false;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      value = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      hasInline = true;
+    }
+    auto next = [&]() -> std::string {
+      if (hasInline) return value;
+      if (i + 1 >= args.size()) throw usageError("option " + a + " needs a value", "see archscope --help");
+      return args[++i];
+    };
+    if (a == "-h" || a == "--help") { std::cout << kUsage; return false; }
+    if (a == "--version") { std::cout << "archscope 0.1.0\n"; return false; }
+    if (a == "--with") opts.with.push_back(next());
+    else if (a == "--format") opts.format = next();
+    else if (a == "-o" || a == "--output") opts.output = next();
+    else if (a == "--targets") opts.targets = splitList(next());
+    else if (a == "--quant") opts.quant = next();
+    else if (a == "--profile") opts.profile = next();
+    else if (a == "--cuda") opts.cuda = next();
+    else if (a == "--data-dir") opts.dataDir = next();
+    else if (a == "--color") opts.color = true;
+    else if (a == "--no-color") opts.color = false;
+    else if (a == "-q" || a == "--quiet") opts.quiet = true;
+    else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
+    else positional.push_back(a);
+  }
+  if (positional.empty()) { std::cerr << kUsage; throw usageError("no command given", "try: archscope audit"); }
+  opts.command = positional[0];
+  positional.erase(positional.begin());
+  if (opts.command == "audit") {
+    if (positional.size() > 1) throw usageError("audit takes one PATH, got " + std::to_string(positional.size()));
+    if (!positional.empty()) opts.path = positional[0];
+  } else if (opts.command == "explain") {
+    if (positional.size() < 2 || positional.size() > 3)
+      throw usageError("explain needs BACKEND TARGET [PATH]", "e.g. archscope explain flashinfer_trtllm sm_120");
+    opts.explainBackend = positional[0];
+    opts.explainTarget = positional[1];
+    if (positional.size() == 3) opts.path = positional[2];
+  } else {
+    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain (see --help)");
+  }
+  static const std::vector<std::string> formats = {"text", "json", "yaml", "markdown"};
+  if (std::find(formats.begin(), formats.end(), opts.format) == formats.end())
+    throw usageError("unknown format '" + opts.format + "'", "use text, json, yaml or markdown");
+  if (!opts.output.empty()) opts.color = false;
+  return true;
+}
+
+} // namespace archscope

@@ -1,0 +1,29 @@
+//===--- Options.h - command-line options of every subcommand -----------===//
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+struct Options {
+  std::string command;              ///< audit | explain
+  std::string path;                 ///< engine tree ("" = bundled example)
+  std::vector<std::string> with;    ///< dependency trees
+  std::string format = "text";      ///< text | json | yaml | markdown
+  std::string output;               ///< -o FILE ("" = stdout)
+  std::vector<std::string> targets; ///< sm_90,sm_120 ("" = arch table, CC >= 8.0)
+  std::string quant;                ///< quant format ("" = the profile's first)
+  std::string profile;              ///< profile YAML ("" = detect)
+  std::string cuda;                 ///< assumed toolkit ("" = arch table default)
+  std::string dataDir;              ///< arch table and profiles
+  std::string explainBackend, explainTarget;
+  bool color = false;
+  bool quiet = false;
+};
+
+/// Parses argv; throws a usage error with the reason. Returns false when
+/// help or version was printed.
+bool parseOptions(int argc, char **argv, Options &opts);
+
+} // namespace archscope

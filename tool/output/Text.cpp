@@ -1,0 +1,115 @@
+//===--- Text.cpp - the terminal table and the explain chain ------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "tool/output/Emitters.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <set>
+
+namespace archscope {
+namespace {
+
+const char *colorOf(Verdict v) {
+  switch (v) {
+  case Verdict::Supported: return "\033[32m";
+  case Verdict::Rejected: return "\033[2m";
+  case Verdict::CrashRisk: return "\033[1;31m";
+  case Verdict::Unreachable: return "\033[33m";
+  case Verdict::Unknown: return "\033[35m";
+  }
+  return "";
+}
+
+std::string treeLine(const Matrix &m) {
+  std::string s;
+  for (const auto &t : m.trees) {
+    std::string part = t.name;
+    if (!t.revision.empty()) part += " @ " + t.revision;
+    if (!t.version.empty()) part += " " + t.version;
+    if (t.role == "dependency" && !t.profile.empty()) part += " (" + t.profile + ")";
+    s += (s.empty() ? "" : "  +  ") + part;
+  }
+  return s;
+}
+
+} // namespace
+
+std::string verdictLabel(const Cell &c) {
+  std::string base;
+  switch (c.verdict) {
+  case Verdict::Supported: base = "ok"; break;
+  case Verdict::Rejected: base = "rejected"; break;
+  case Verdict::CrashRisk: base = "CRASH"; break;
+  case Verdict::Unreachable: base = "unreach"; break;
+  case Verdict::Unknown: base = "?"; break;
+  }
+  if (!c.picked.empty()) base = c.picked + (c.verdict == Verdict::Supported ? "" : ":" + base);
+  if (!c.conditions.empty()) base += "*";
+  return base;
+}
+
+void emitText(const Matrix &m, std::ostream &out, bool color) {
+  const char *reset = color ? "\033[0m" : "";
+  for (const auto &quant : m.quants) {
+    out << treeLine(m) << "   quant: " << quant << "   CUDA " << m.toolkit << " assumed\n";
+    size_t nameWidth = 8;
+    for (const auto &b : m.backends) nameWidth = std::max(nameWidth, b.size() + 1);
+    std::vector<size_t> widths;
+    for (auto t : m.targets) {
+      size_t w = t.name().size();
+      for (const auto &b : m.backends)
+        if (auto *c = m.find(b, quant, t)) w = std::max(w, verdictLabel(*c).size());
+      widths.push_back(w + 2);
+    }
+    out << std::left << std::setw(int(nameWidth)) << "backend";
+    for (size_t i = 0; i < m.targets.size(); ++i) out << std::setw(int(widths[i])) << m.targets[i].name();
+    out << "\n";
+    size_t conditional = 0;
+    for (const auto &b : m.backends) {
+      out << std::setw(int(nameWidth)) << b;
+      for (size_t i = 0; i < m.targets.size(); ++i) {
+        const Cell *c = m.find(b, quant, m.targets[i]);
+        if (!c) { out << std::setw(int(widths[i])) << "-"; continue; }
+        conditional += !c->conditions.empty();
+        std::string label = verdictLabel(*c);
+        if (color) out << colorOf(c->verdict);
+        out << label << reset << std::string(widths[i] - label.size(), ' ');
+      }
+      out << "\n";
+    }
+    out << "\nok = dispatch admits it; rejected = clean error or never selected; CRASH = admitted but\n"
+           "no kernel there; ? = unknown.";
+    if (conditional) out << " * = depends on a package or environment variable (see explain).";
+    out << "\nWhy a cell is what it is: archscope explain BACKEND TARGET [PATH]\n";
+    size_t unresolved = std::count_if(m.predicates.begin(), m.predicates.end(),
+                                      [](const PredicateFact &p) { return !p.cond.readsHardware(); });
+    out << m.predicates.size() << " capability predicates read";
+    if (unresolved) out << " (" << unresolved << " not resolved: see --format json)";
+    out << "; the C++/CUDA, build and binary layers are not read yet.\n";
+  }
+}
+
+void emitExplain(const Matrix &m, const Cell &c, std::ostream &out, bool color) {
+  const char *reset = color ? "\033[0m" : "";
+  out << c.backend << " on " << c.target.name() << " (CC " << c.target.dotted() << "), " << c.quant << ": ";
+  if (color) out << colorOf(c.verdict);
+  out << verdictName(c.verdict) << reset << "\n";
+  size_t pathWidth = 0;
+  for (const auto &e : c.evidence)
+    if (!e.path.empty()) pathWidth = std::max(pathWidth, e.path.size() + std::to_string(e.line).size() + 1);
+  for (const auto &e : c.evidence) {
+    out << "  " << std::left << std::setw(7) << e.layer;
+    if (!e.path.empty()) {
+      std::string loc = e.path + ":" + std::to_string(e.line);
+      out << std::setw(int(pathWidth + 2)) << loc << "`" << e.snippet << "`";
+      if (!e.note.empty()) out << "  " << e.note;
+    } else {
+      out << e.note;
+    }
+    out << "\n";
+  }
+  for (const auto &k : c.conditions) out << "  when   " << k.when << ": " << verdictName(k.verdict) << "\n";
+  out << "  => " << c.reason << "\n";
+}
+
+} // namespace archscope
