@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace archscope {
 
@@ -56,6 +58,19 @@ namespace {
 using Node = Condition::Node;
 using Op = Node::Op;
 
+/// Atom text on one line, whitespace folded, at most 160 characters.
+std::string oneLine(const std::string &text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') { space = !out.empty(); continue; }
+    if (space) { out += ' '; space = false; }
+    out += c;
+  }
+  if (out.size() > 160) out = out.substr(0, 157) + "...";
+  return out;
+}
+
 Condition make(Op op, std::vector<Condition> kids = {}, Atom atom = {}, std::string why = {}) {
   return Condition(std::make_shared<const Node>(Node{op, std::move(atom), std::move(kids), std::move(why)}));
 }
@@ -107,22 +122,30 @@ Tri evalAtom(const Atom &a, const EvalEnv &env) {
   return Tri::Unknown;
 }
 
-bool anyAtom(const Condition &c, const std::function<bool(const Atom &)> &pred) {
+bool anyAtomMemo(const Condition &c, const std::function<bool(const Atom &)> &pred,
+                 std::unordered_set<const Node *> &seen) {
   const auto &n = c.node();
+  if (!seen.insert(&n).second) return false;
   if (n.op == Op::Atom) return pred(n.atom);
   for (const auto &k : n.kids)
-    if (anyAtom(k, pred)) return true;
+    if (anyAtomMemo(k, pred, seen)) return true;
   return false;
 }
 
-void collectOpaque(const Condition &c, std::vector<Atom> &out) {
+bool anyAtom(const Condition &c, const std::function<bool(const Atom &)> &pred) {
+  std::unordered_set<const Node *> seen;
+  return anyAtomMemo(c, pred, seen);
+}
+
+void collectOpaque(const Condition &c, std::vector<Atom> &out, std::unordered_set<const Node *> &seen) {
   const auto &n = c.node();
+  if (!seen.insert(&n).second) return;
   if (n.op == Op::Atom && n.atom.kind == Atom::Kind::Opaque) {
     for (const auto &a : out)
       if (a.text == n.atom.text) return;
     out.push_back(n.atom);
   }
-  for (const auto &k : n.kids) collectOpaque(k, out);
+  for (const auto &k : n.kids) collectOpaque(k, out, seen);
 }
 
 const char *opText(CmpOp op) {
@@ -160,7 +183,7 @@ Condition Condition::compare(std::vector<Linear> lhs, CmpOp op, std::vector<Line
   a.lhs = std::move(lhs);
   a.rhs = std::move(rhs);
   a.op = op;
-  a.text = std::move(text);
+  a.text = oneLine(text);
   if (constant) return evalAtom(a, EvalEnv{}) == Tri::True ? truth() : falsity();
   return atom(std::move(a));
 }
@@ -185,7 +208,7 @@ Condition Condition::opaque(OpaqueKind kind, std::string text) {
   Atom a;
   a.kind = Atom::Kind::Opaque;
   a.opaqueKind = kind;
-  a.text = std::move(text);
+  a.text = oneLine(text);
   return atom(std::move(a));
 }
 
@@ -211,26 +234,36 @@ Condition operator||(const Condition &a, const Condition &b) {
   return make(Op::Or, {a, b});
 }
 
-Tri Condition::eval(const EvalEnv &env) const {
-  const auto &n = *node_;
+namespace {
+/// Conditions are DAGs (if-then-else merges share sub-formulas), so every
+/// traversal visits each node once.
+Tri evalMemo(const Condition &c, const EvalEnv &env, std::unordered_map<const Node *, Tri> &memo) {
+  const Node &n = c.node();
+  if (auto it = memo.find(&n); it != memo.end()) return it->second;
+  Tri r = Tri::Unknown;
   switch (n.op) {
-  case Op::True: return Tri::True;
-  case Op::False: return Tri::False;
-  case Op::Unknown: return Tri::Unknown;
-  case Op::Atom: return evalAtom(n.atom, env);
-  case Op::Not: return triNot(n.kids[0].eval(env));
-  case Op::And: {
-    Tri r = Tri::True;
-    for (const auto &k : n.kids) r = triAnd(r, k.eval(env));
-    return r;
+  case Op::True: r = Tri::True; break;
+  case Op::False: r = Tri::False; break;
+  case Op::Unknown: r = Tri::Unknown; break;
+  case Op::Atom: r = evalAtom(n.atom, env); break;
+  case Op::Not: r = triNot(evalMemo(n.kids[0], env, memo)); break;
+  case Op::And:
+    r = Tri::True;
+    for (const auto &k : n.kids) r = triAnd(r, evalMemo(k, env, memo));
+    break;
+  case Op::Or:
+    r = Tri::False;
+    for (const auto &k : n.kids) r = triOr(r, evalMemo(k, env, memo));
+    break;
   }
-  case Op::Or: {
-    Tri r = Tri::False;
-    for (const auto &k : n.kids) r = triOr(r, k.eval(env));
-    return r;
-  }
-  }
-  return Tri::Unknown;
+  memo.emplace(&n, r);
+  return r;
+}
+} // namespace
+
+Tri Condition::eval(const EvalEnv &env) const {
+  std::unordered_map<const Node *, Tri> memo;
+  return evalMemo(*this, env, memo);
 }
 
 bool Condition::isTrue() const { return node_->op == Op::True; }
@@ -248,11 +281,28 @@ bool Condition::readsQuant() const {
 
 std::vector<Atom> Condition::opaqueAtoms() const {
   std::vector<Atom> out;
-  collectOpaque(*this, out);
+  std::unordered_set<const Node *> seen;
+  collectOpaque(*this, out, seen);
   return out;
 }
 
+namespace {
+constexpr size_t kMaxText = 600;
+} // namespace
+
 std::string Condition::str() const {
+  std::string out;
+  strInto(out);
+  if (out.size() > kMaxText) out = out.substr(0, kMaxText) + "...";
+  return out;
+}
+
+void Condition::strInto(std::string &out) const {
+  if (out.size() > kMaxText) return;
+  out += strNode();
+}
+
+std::string Condition::strNode() const {
   const auto &n = *node_;
   switch (n.op) {
   case Op::True: return "true";
@@ -268,12 +318,18 @@ std::string Condition::str() const {
     case Atom::Kind::Opaque: return n.atom.text;
     }
     return "?";
-  case Op::Not: return "not " + n.kids[0].str();
+  case Op::Not: {
+    std::string s = "not ";
+    n.kids[0].strInto(s);
+    return s;
+  }
   case Op::And:
   case Op::Or: {
     std::string s = "(";
-    for (size_t i = 0; i < n.kids.size(); ++i)
-      s += (i ? (n.op == Op::And ? " and " : " or ") : "") + n.kids[i].str();
+    for (size_t i = 0; i < n.kids.size() && s.size() <= kMaxText; ++i) {
+      if (i) s += n.op == Op::And ? " and " : " or ";
+      n.kids[i].strInto(s);
+    }
     return s + ")";
   }
   }

@@ -91,6 +91,7 @@ public:
   bool readsQuant() const;
   /// Opaque atoms, each once, in order of appearance.
   std::vector<Atom> opaqueAtoms() const;
+  /// Readable text, cut after a few hundred characters.
   std::string str() const;
 
   struct Node;
@@ -98,6 +99,8 @@ public:
   const Node &node() const { return *node_; }
 
 private:
+  void strInto(std::string &out) const;
+  std::string strNode() const;
   std::shared_ptr<const Node> node_;
 };
 

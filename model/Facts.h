@@ -45,6 +45,9 @@ struct GuardFact {
   int order = 0;             ///< Select: precedence (lower is tried first)
   std::string tree;          ///< which tree: the engine or a dependency name
   std::vector<Evidence> chain; ///< the site first, then its context
+  /// The branch conditions enclosing the site, outermost first, each with
+  /// its evidence; the matrix notes whether each holds on the cell's target.
+  std::vector<std::pair<Condition, Evidence>> context;
 };
 
 struct Facts {

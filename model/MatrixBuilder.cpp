@@ -42,8 +42,15 @@ Evidence annotated(Evidence e, std::string note) {
   return e;
 }
 
-void append(std::vector<Evidence> &out, const std::vector<Evidence> &chain, const std::string &note) {
-  for (size_t i = 0; i < chain.size(); ++i) out.push_back(i == 0 ? annotated(chain[i], note) : chain[i]);
+std::string truthOn(Tri v, ComputeCapability t) {
+  return std::string(v == Tri::True ? "true" : v == Tri::False ? "false" : "unknown") + " on " + t.name();
+}
+
+/// A fact's evidence: its enclosing hardware branches (outermost first, each
+/// with its truth on the target), then the site with `note`.
+void append(std::vector<Evidence> &out, const GuardFact &g, const std::string &note, const EvalEnv &e) {
+  for (const auto &[cond, ev] : g.context) out.push_back(annotated(ev, truthOn(cond.eval(e), e.gpu)));
+  for (size_t i = 0; i < g.chain.size(); ++i) out.push_back(i == 0 ? annotated(g.chain[i], note) : g.chain[i]);
 }
 
 class CellDecider {
@@ -74,7 +81,7 @@ public:
         d.verdict = Verdict::Rejected;
         d.reason = g.tree.empty() ? "the engine raises before dispatch"
                                   : "raises in " + g.tree + " before the kernel";
-        append(d.evidence, g.chain, "taken on " + t.name() + ": raises");
+        append(d.evidence, g, "taken on " + t.name() + ": raises", e);
         return d;
       }
     }
@@ -92,7 +99,7 @@ public:
       if (any == Tri::False) {
         d.verdict = Verdict::Rejected;
         d.reason = "every device check of its kernels is false on " + t.name();
-        for (auto *s : supports) append(d.evidence, s->chain, "false on " + t.name());
+        for (auto *s : supports) append(d.evidence, *s, "false on " + t.name(), e);
         return d;
       }
     }
@@ -100,7 +107,7 @@ public:
       if (g->cond.eval(e) == Tri::False) {
         d.verdict = Verdict::CrashRisk;
         d.reason = "the kernel's allow-list excludes " + t.name() + " but nothing enforces it";
-        append(d.evidence, g->chain, "excludes " + t.name() + "; declared, never checked");
+        append(d.evidence, *g, "excludes " + t.name() + "; declared, never checked", e);
         return d;
       }
     }
@@ -111,14 +118,14 @@ public:
     }
     d.verdict = Verdict::Supported;
     d.reason = "dispatch admits it on " + t.name();
-    for (auto *r : routes) append(d.evidence, r->chain, "dispatch branch");
+    for (auto *r : routes) append(d.evidence, *r, "dispatch branch", e);
     for (auto *s : supports)
-      if (s->cond.eval(e) != Tri::False) append(d.evidence, s->chain, "device check holds on " + t.name());
-    for (auto *g : declared) append(d.evidence, g->chain, "allow-list includes " + t.name());
+      if (s->cond.eval(e) != Tri::False) append(d.evidence, *s, "device check holds on " + t.name(), e);
+    for (auto *g : declared) append(d.evidence, *g, "allow-list includes " + t.name(), e);
     for (const auto &g : facts_.guards)
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           g.cond.readsHardware() && d.evidence.size() < 12)
-        append(d.evidence, g.chain, "may raise: depends on " + describeUnknowns(g.cond, e));
+        append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
     d.evidence.push_back({"", 0, 0, "model", "", kLowerLayersNote});
     dedupe(d.evidence);
     return d;
@@ -154,8 +161,12 @@ public:
 
   static std::string describeUnknowns(const Condition &c, const EvalEnv &e) {
     std::string s;
-    for (const auto &a : c.opaqueAtoms())
-      if (!e.assume.count(a.text)) s += (s.empty() ? "" : ", ") + a.text;
+    int n = 0;
+    for (const auto &a : c.opaqueAtoms()) {
+      if (e.assume.count(a.text)) continue;
+      if (++n > 3) { s += ", ..."; break; }
+      s += (s.empty() ? "" : ", ") + a.text;
+    }
     return s.empty() ? "the backend choice" : s;
   }
 
@@ -181,10 +192,22 @@ public:
     std::stable_sort(selects.begin(), selects.end(),
                      [](auto *a, auto *b) { return a->order < b->order; });
     Cell c{"auto", q.name, t, Verdict::Unknown, "", "", {}, {}};
-    auto e = env("auto", q, t, {});
+    // Packages are assumed installed and environment variables unset, as
+    // for the other rows; a flip that changes the pick is listed.
+    std::vector<Atom> atoms;
+    for (auto *s : selects)
+      for (auto &a : s->cond.opaqueAtoms())
+        if ((a.opaqueKind == OpaqueKind::Package || a.opaqueKind == OpaqueKind::Env) && atoms.size() < 6 &&
+            std::none_of(atoms.begin(), atoms.end(), [&](const Atom &x) { return x.text == a.text; }))
+          atoms.push_back(a);
+    auto world = defaultWorld(atoms);
+    auto e = env("auto", q, t, world);
     for (auto *s : selects) {
       Tri v = s->cond.eval(e);
       if (v == Tri::False) continue;
+      if (v == Tri::True && s->cond.eval(env("auto", q, t, {})) == Tri::Unknown && c.conditions.size() < 4)
+        c.conditions.push_back({"picks " + s->backend + " only if " + describeUnknowns(s->cond, env("auto", q, t, {})),
+                                cell(s->backend, q, t, s->order).verdict});
       if (v == Tri::Unknown) {
         if (c.conditions.size() < 4)
           c.conditions.push_back({"picks " + s->backend + " if " + describeUnknowns(s->cond, e),
@@ -202,8 +225,16 @@ public:
       c.picked = s->backend;
       c.verdict = picked.verdict;
       c.reason = "auto picks " + s->backend + "; " + picked.reason;
-      append(c.evidence, s->chain, "selected on " + t.name());
+      append(c.evidence, *s, "selected on " + t.name(), e);
       for (auto &ev : picked.evidence) c.evidence.push_back(ev);
+      return c;
+    }
+    // Nothing picked: the backend stays "auto" through every stage.
+    auto stays = decide("auto", q, t, world);
+    if (stays.verdict == Verdict::Rejected) {
+      c.verdict = Verdict::Rejected;
+      c.reason = "nothing is selected on " + t.name() + "; " + stays.reason;
+      c.evidence = stays.evidence;
       return c;
     }
     c.reason = selects.empty() ? "no automatic selection was found"
@@ -228,7 +259,11 @@ Matrix buildMatrix(const Facts &facts, const MatrixRequest &req) {
                                [](const GuardFact &g) { return g.kind == Kind::Select; });
   if (req.autoRow && hasSelect) m.backends.push_back("auto");
   for (const auto &b : req.backends) m.backends.push_back(b);
-  CellDecider decider(facts, req);
+  // Guards in execution order: the first raise a run would hit is the evidence.
+  Facts ordered = facts;
+  std::stable_sort(ordered.guards.begin(), ordered.guards.end(),
+                   [](const GuardFact &a, const GuardFact &b) { return a.order < b.order; });
+  CellDecider decider(ordered, req);
   for (const auto &q : req.quants) {
     m.quants.push_back(q.name);
     for (const auto &b : m.backends)

@@ -56,7 +56,9 @@ int audit(const Options &opts) {
   return ExitClean;
 }
 
-int explain(const Options &opts) {
+int explain(const Options &optsIn) {
+  Options opts = optsIn;
+  opts.targets = {opts.explainTarget}; // explain any arch-table target, shown or not
   AuditResult r = runAudit(opts);
   printWarnings(opts, r.matrix);
   auto cc = ComputeCapability::parse(opts.explainTarget);

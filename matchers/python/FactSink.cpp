@@ -6,6 +6,12 @@
 
 namespace archscope::py {
 
+/// The tree a fact belongs to: "" for the engine, else the dependency's folder.
+std::string treeOf(const Module &m) {
+  if (m.tree->role() == "engine") return "";
+  return std::filesystem::path(m.tree->root()).filename().string();
+}
+
 Evidence evidenceAt(const Module &m, TSNode node, const std::string &note) {
   Evidence e;
   e.path = m.file->relPath;
@@ -17,6 +23,13 @@ Evidence evidenceAt(const Module &m, TSNode node, const std::string &note) {
   e.snippet = m.parsed->snippet(node);
   e.note = note;
   return e;
+}
+
+std::vector<std::pair<Condition, Evidence>> FactSink::context() const {
+  std::vector<std::pair<Condition, Evidence>> out;
+  for (const auto &g : in_.activeGuards())
+    if (g.cond.readsHardware() && out.size() < 4) out.push_back({g.cond, evidenceAt(*g.mod, g.node)});
+  return out;
 }
 
 void FactSink::raised(const Condition &reach, Module &m, TSNode site) {
@@ -33,8 +46,9 @@ void FactSink::raised(const Condition &reach, Module &m, TSNode site) {
   g.order = nextOrder();
   g.cond = reach;
   g.backend = backend_;
-  g.tree = tree_;
+  g.tree = treeOf(m);
   g.chain.push_back(ev);
+  g.context = context();
   rejectIndex_[key] = facts_.guards.size();
   facts_.guards.push_back(std::move(g));
 }
@@ -50,6 +64,7 @@ void FactSink::selected(const Condition &reach, const std::string &backend, Modu
   g.order = nextOrder();
   g.tree = tree_;
   g.chain.push_back(ev);
+  g.context = context();
   facts_.guards.push_back(std::move(g));
 }
 
@@ -103,7 +118,7 @@ void FactSink::entered(const FuncRef &fn, const Condition &reach) {
     g.cond = allow;
     g.reach = reach;
     g.backend = backend_;
-    g.tree = tree_;
+    g.tree = treeOf(*fn.mod);
     g.chain.push_back(ev);
     facts_.guards.push_back(std::move(g));
   });

@@ -30,6 +30,8 @@ public:
 
 private:
   bool seen(const std::string &key) { return !keys_.insert(key).second; }
+  /// The enclosing branch conditions that read the hardware, as context.
+  std::vector<std::pair<Condition, Evidence>> context() const;
   /// Facts are numbered in walk (= execution) order within a stage, so a
   /// raise reached through a call orders at its call site.
   int nextOrder() { return stage_ * 1000000 + ++seq_; }

@@ -77,6 +77,14 @@ public:
 
   static constexpr int kMaxDepth = 6;
 
+  /// Branch conditions enclosing the statement being walked (across calls).
+  struct GuardSite {
+    Condition cond;
+    Module *mod;
+    TSNode node;
+  };
+  std::vector<GuardSite> &activeGuards() { return activeGuards_; }
+
 private:
   friend class FlowWalker;
   Value evalCall(TSNode node, Frame &frame);
@@ -97,6 +105,7 @@ private:
   std::set<const void *> inProgress_;
   std::map<const void *, Value> callCache_;   ///< zero-argument calls without a sink
   std::vector<ClassRef> backendClasses_;
+  std::vector<GuardSite> activeGuards_;
 };
 
 /// Kind of an undecidable expression, from its text: env, package, version, config.

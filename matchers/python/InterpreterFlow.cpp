@@ -200,7 +200,9 @@ private:
     auto arm = [&](TSNode condNode, TSNode body) {
       Condition c = in_.toCond(in_.evalExpr(condNode, f_));
       if (f_.sink) f_.sink->branched(c, rest, *f_.mod, condNode);
+      in_.activeGuards().push_back({c, f_.mod, condNode});
       ends.push_back(runBranch(body, rest && c));
+      in_.activeGuards().pop_back();
       rest = rest && !c;
     };
     arm(field(s, "condition"), field(s, "consequence"));
@@ -290,6 +292,9 @@ Value Interpreter::walkFunction(const FuncRef &fn, std::vector<Value> args,
     }
     if (v.is(Value::Kind::Unknown) && vocab_.selectors.count(name)) {
       v.kind = Value::Kind::Backend;
+      v.text = name;
+    } else if (v.is(Value::Kind::Unknown) && vocab_.quantFlags.count(name)) {
+      v.kind = Value::Kind::Quant;
       v.text = name;
     }
     f.locals[name] = v;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <set>
 
 namespace archscope::py {
 namespace {
@@ -111,9 +112,11 @@ std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::strin
       if (v.is(Value::Kind::Func)) out.push_back(v.func);
     }
   };
-  if (qualname.empty()) {
-    for (const auto &[name, b] : m->symbols)
+  if (qualname.empty()) { // a whole module: its functions and its classes' methods
+    for (const auto &[name, b] : m->symbols) {
       if (b.kind == Binding::Kind::Function) out.push_back(FuncRef{m, b.node, {}, false, false});
+      if (b.kind == Binding::Kind::Class && !in.isBackendEnum(ClassRef{m, b.node})) addClass(ClassRef{m, b.node});
+    }
     std::sort(out.begin(), out.end(), [](const FuncRef &a, const FuncRef &b) {
       return ts_node_start_byte(a.def) < ts_node_start_byte(b.def);
     });
@@ -133,10 +136,39 @@ std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::strin
   return out;
 }
 
+/// Without a profile scope: every engine module that handles a backend
+/// selection (mentions "backend"), in path order; enum definitions aside.
+std::vector<ScopeSpec> genericScope(ModuleIndex &index, Facts &facts) {
+  std::vector<ScopeSpec> out;
+  const SourceTree &engine = index.trees()[0];
+  for (const auto &f : engine.files()) {
+    auto text = engine.read(f, facts.warnings);
+    if (text && text->find("backend") != std::string::npos) out.push_back({f.relPath, ""});
+  }
+  return out;
+}
+
+/// Without a profile, the order of stages is unknown; the modules that
+/// select a backend are taken to run before those that dispatch on it.
+void runSelectingStagesFirst(Facts &facts, size_t firstFact) {
+  std::set<int> selecting;
+  for (size_t i = firstFact; i < facts.guards.size(); ++i)
+    if (facts.guards[i].kind == GuardFact::Kind::Select) selecting.insert(facts.guards[i].order / 1000000);
+  for (size_t i = firstFact; i < facts.guards.size(); ++i) {
+    auto &g = facts.guards[i];
+    int stage = g.order / 1000000;
+    if (stage >= 1000) continue; // library entries keep their place
+    g.order = (selecting.count(stage) ? stage : stage + 500) * 1000000 + g.order % 1000000;
+  }
+}
+
 void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
                 Facts &facts) {
-  for (size_t stage = 0; stage < quant.scope.size(); ++stage) {
-    const auto &spec = quant.scope[stage];
+  bool generic = quant.scope.empty();
+  std::vector<ScopeSpec> scope = generic ? genericScope(index, facts) : quant.scope;
+  size_t firstFact = facts.guards.size();
+  for (size_t stage = 0; stage < scope.size(); ++stage) {
+    const auto &spec = scope[stage];
     Module *m = scopeModule(index, spec.file);
     if (!m) {
       facts.warnings.push_back("profile scope '" + spec.text() + "': file not found in the tree");
@@ -152,6 +184,7 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
       in.walkFunction(fn, {}, {}, Condition::truth(), &sink, 0, fn.owner.valid() ? &self : nullptr);
     }
   }
+  if (generic) runSelectingStagesFirst(facts, firstFact);
 }
 
 /// Resolves "pkg.mod.name.attr" to a value through modules and attributes.
