@@ -168,9 +168,7 @@ AuditResult runAudit(const Options &opts) {
     if (t.role() == "engine") info.profile = profile.id;
     infos.push_back(info);
   }
-  std::vector<std::string> warnings;
-  for (auto &t : trees)
-    for (auto &w : t.warnings()) warnings.push_back(w);
+  std::vector<std::string> warnings; // tree scan and read warnings come with the facts
   checkPins(profile, engineRoot, infos, warnings);
 
   py::ModuleIndex index(std::move(trees));

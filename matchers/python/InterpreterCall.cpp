@@ -282,7 +282,7 @@ Value Interpreter::memberOf(const ClassRef &cls, const std::string &name) {
         Value v = evalExpr(field(e, "right"), f);
         if (!isEnum) {
           TSNode supers = field(cls.def, "superclasses");
-          isEnum = !isNull(supers) && std::regex_search(std::string(pm.text(supers)), std::regex("Enum"));
+          isEnum = !isNull(supers) && pm.text(supers).find("Enum") != std::string_view::npos;
         }
         if (isEnum && (v.is(Value::Kind::Str) || v.is(Value::Kind::Int) || v.is(Value::Kind::Unknown))) {
           Value m;

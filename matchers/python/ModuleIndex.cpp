@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/python/ModuleIndex.h"
 
+#include <llvm/Support/Parallel.h>
+
 namespace archscope::py {
 
 ModuleIndex::ModuleIndex(std::vector<SourceTree> trees) : trees_(std::move(trees)) {}
@@ -17,19 +19,31 @@ Module *ModuleIndex::moduleForFile(const SourceTree &tree, const SourceFile &fil
 }
 
 Module *ModuleIndex::load(const SourceTree &tree, const SourceFile &file) {
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (auto it = modules_.find(file.path); it != modules_.end()) return it->second.get();
+  }
+  auto m = parse(tree, file); // outside the lock: parses run in parallel
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  auto it = modules_.find(file.path);
-  if (it != modules_.end()) return it->second.get();
+  auto [it, inserted] = modules_.emplace(file.path, std::move(m));
+  if (inserted && it->second->parsed->hasErrors())
+    warnings_.push_back(file.path + ": syntax errors; using the parts that parse");
+  return it->second.get();
+}
+
+std::unique_ptr<Module> ModuleIndex::parse(const SourceTree &tree, const SourceFile &file) {
   auto m = std::make_unique<Module>();
   m->name = file.module.empty() ? file.relPath : file.module;
   m->file = &file;
   m->tree = &tree;
-  auto text = tree.read(file, warnings_);
-  m->parsed = std::make_unique<ParsedModule>(file.path, text.value_or(""));
-  if (m->parsed->hasErrors())
-    warnings_.push_back(file.path + ": syntax errors; using the parts that parse");
+  const std::string *text = tree.read(file);
+  m->parsed = std::make_unique<ParsedModule>(file.path, text ? *text : std::string());
   buildSymbols(*m);
-  return modules_.emplace(file.path, std::move(m)).first->second.get();
+  return m;
+}
+
+void ModuleIndex::prefetch(const std::vector<std::pair<const SourceTree *, const SourceFile *>> &files) {
+  llvm::parallelFor(0, files.size(), [&](size_t i) { load(*files[i].first, *files[i].second); });
 }
 
 std::string ModuleIndex::absoluteModule(const Module &from, const std::string &relative) const {

@@ -45,6 +45,8 @@ public:
   Module *module(const std::string &dotted);
   /// The module of a file of one of the trees, parsed.
   Module *moduleForFile(const SourceTree &tree, const SourceFile &file);
+  /// Parses these files on all cores ahead of their first use.
+  void prefetch(const std::vector<std::pair<const SourceTree *, const SourceFile *>> &files);
   /// Resolves `from pkg import x` style relative names against `from`.
   std::string absoluteModule(const Module &from, const std::string &relative) const;
   std::vector<std::string> &warnings() { return warnings_; }
@@ -52,6 +54,7 @@ public:
 
 private:
   Module *load(const SourceTree &tree, const SourceFile &file);
+  std::unique_ptr<Module> parse(const SourceTree &tree, const SourceFile &file);
   void buildSymbols(Module &m);
   void addStatement(Module &m, TSNode stmt, bool nested);
   void addImports(Module &m, TSNode stmt);

@@ -17,7 +17,12 @@
 #include "matchers/python/FactSink.h"
 #include "matchers/python/Interpreter.h"
 
+#include <llvm/Support/Parallel.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -25,21 +30,26 @@
 namespace archscope::py {
 namespace {
 
-/// Cheap literal scan before parsing.
-bool mentions(const SourceTree &tree, const SourceFile &f, std::initializer_list<const char *> words,
-              std::vector<std::string> &warnings) {
-  auto text = tree.read(f, warnings);
-  if (!text) return false;
-  for (const char *w : words)
-    if (text->find(w) != std::string::npos) return true;
+/// Whether a line of the file opens a class whose name ends in "Backend".
+bool definesBackendClass(const std::string &text) {
+  for (size_t pos = text.find("Backend("); pos != std::string::npos; pos = text.find("Backend(", pos + 1)) {
+    size_t bol = text.rfind('\n', pos);
+    bol = bol == std::string::npos ? 0 : bol + 1;
+    if (text.compare(bol, 6, "class ") == 0) return true;
+  }
   return false;
 }
 
 std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Facts &facts) {
   std::vector<std::string> rows;
   const SourceTree &engine = index.trees()[0];
-  for (const auto &f : engine.files()) {
-    if (!mentions(engine, f, {"Backend("}, facts.warnings)) continue;
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
+  for (const auto &f : engine.files())
+    if (const std::string *text = engine.read(f); text && definesBackendClass(*text))
+      candidates.push_back({&engine, &f});
+  index.prefetch(candidates);
+  for (const auto &[treePtr, filePtr] : candidates) {
+    const SourceFile &f = *filePtr;
     Module *m = index.moduleForFile(engine, f);
     enumClassesQuery().run(*m->parsed, m->parsed->root(), [&](const Query::Captures &caps) {
       TSNode cls = caps.find("enum.class")->second;
@@ -69,11 +79,41 @@ bool looksLikePredicate(const std::string &name) {
          name != "is_device_capability" && name != "is_device_capability_family";
 }
 
+/// Whether a file defines, at module level, a name that looks like a
+/// predicate: a line starting with `def NAME` or `NAME =` (cheap scan, so
+/// only such files are parsed).
+bool definesPredicate(const std::string &text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string::npos) eol = text.size();
+    std::string_view line(text.data() + pos, eol - pos);
+    if (line.rfind("def ", 0) == 0) line.remove_prefix(4);
+    size_t end = 0;
+    while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+    if (end > 3 && looksLikePredicate(std::string(line.substr(0, end)))) return true;
+    pos = eol + 1;
+  }
+  return false;
+}
+
 void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
-  for (const auto &tree : index.trees()) {
-    for (const auto &f : tree.files()) {
-      if (!mentions(tree, f, {"capability", "_supported", "is_sm", "is_blackwell", "is_hopper"}, facts.warnings))
-        continue;
+  // Scan every file and parse the candidates on all cores; interpret after.
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
+  for (const auto &tree : index.trees())
+    for (const auto &f : tree.files()) all.push_back({&tree, &f});
+  std::vector<char> defines(all.size(), 0);
+  llvm::parallelFor(0, all.size(), [&](size_t i) {
+    const std::string *text = all[i].first->read(*all[i].second);
+    defines[i] = text && definesPredicate(*text);
+  });
+  for (size_t i = 0; i < all.size(); ++i)
+    if (defines[i]) candidates.push_back(all[i]);
+  index.prefetch(candidates);
+  for (const auto &[treePtr, filePtr] : candidates) {
+    const SourceTree &tree = *treePtr;
+    const SourceFile &f = *filePtr;
+    {
       Module *m = index.moduleForFile(tree, f);
       for (const auto &[name, b] : m->symbols) {
         if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::Class || !looksLikePredicate(name))
@@ -142,7 +182,7 @@ std::vector<ScopeSpec> genericScope(ModuleIndex &index, Facts &facts) {
   std::vector<ScopeSpec> out;
   const SourceTree &engine = index.trees()[0];
   for (const auto &f : engine.files()) {
-    auto text = engine.read(f, facts.warnings);
+    auto text = engine.read(f);
     if (text && text->find("backend") != std::string::npos) out.push_back({f.relPath, ""});
   }
   return out;
@@ -323,19 +363,52 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
   }
 }
 
+/// ARCHSCOPE_TIMING=1 prints how long each phase took.
+class PhaseTimer {
+public:
+  void lap(const char *phase) {
+    auto now = std::chrono::steady_clock::now();
+    if (enabled_)
+      std::fprintf(stderr, "archscope: timing: %-10s %.3f s\n", phase,
+                   std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+private:
+  bool enabled_ = std::getenv("ARCHSCOPE_TIMING") != nullptr;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+/// Reads every Python file of every tree once, on all cores; the literal
+/// prefilters then scan memory.
+void readAllFiles(ModuleIndex &index) {
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> all;
+  for (const auto &tree : index.trees())
+    for (const auto &f : tree.files()) all.push_back({&tree, &f});
+  llvm::parallelFor(0, all.size(), [&](size_t i) { all[i].first->read(*all[i].second); });
+}
+
 } // namespace
 
 ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant) {
   ExtractResult r;
   Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums};
   Interpreter in(index, vocab);
+  PhaseTimer timer;
+  readAllFiles(index);
+  timer.lap("read");
   r.backends = catalogBackends(index, in, r.facts);
   r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
+  timer.lap("backends");
   collectPredicates(index, in, r.facts);
+  timer.lap("predicates");
   FactSink sink(in, r.facts, r.backends);
   walkScopes(index, in, quant, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
   readOracle(index, in, quant, r.backends, r.facts);
+  timer.lap("dispatch");
+  for (const auto &tree : index.trees())
+    for (auto &w : tree.warnings()) r.facts.warnings.push_back(w);
   for (auto &w : index.warnings()) r.facts.warnings.push_back(w);
   r.modulesParsed = index.parsedCount();
   return r;

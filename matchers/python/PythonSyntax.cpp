@@ -102,6 +102,7 @@ Query::Query(std::string name, const std::string &source) : name_(std::move(name
         if (std::find(known.begin(), known.end(), cur.op) == known.end())
           throw ArchscopeError(ExitInternal, name_ + ": unsupported predicate #" + cur.op +
                                                  " (supported: #eq? #not-eq? #match? #any-of?)");
+        if (cur.op == "match?" && !cur.args.empty()) cur.regex = std::make_shared<std::regex>(cur.args[0]);
         predicates_[p].push_back(cur);
         cur = Predicate{};
         haveOp = false;
@@ -133,7 +134,7 @@ bool Query::holds(const Predicate &p, const ParsedModule &m, const Captures &cap
     }
     return (value == other) == (p.op == "eq?");
   }
-  if (p.op == "match?") return !p.args.empty() && std::regex_search(value, std::regex(p.args[0]));
+  if (p.op == "match?") return p.regex && std::regex_search(value, *p.regex);
   return std::find(p.args.begin(), p.args.end(), value) != p.args.end(); // any-of?
 }
 

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <regex>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -68,6 +69,7 @@ private:
     std::string capture;
     std::vector<std::string> args;
     bool argIsCapture = false;
+    std::shared_ptr<std::regex> regex; ///< #match?, compiled once
   };
   bool holds(const Predicate &p, const ParsedModule &m, const Captures &caps) const;
   std::string name_;

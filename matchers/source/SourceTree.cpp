@@ -35,50 +35,67 @@ bool validUtf8(const std::string &s) {
   return true;
 }
 
-/// Dotted name by the chain of folders holding __init__.py.
-std::string initChainName(const fs::path &root, const fs::path &file, bool &isInit) {
-  std::vector<std::string> parts;
-  isInit = file.filename() == "__init__.py";
-  if (!isInit) parts.push_back(file.stem().string());
-  fs::path dir = file.parent_path();
-  std::error_code ec;
-  while (fs::exists(dir / "__init__.py", ec)) {
-    parts.push_back(dir.filename().string());
-    if (dir == root) break;
-    dir = dir.parent_path();
-  }
-  std::string name;
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it) name += (name.empty() ? "" : ".") + *it;
-  return name;
-}
-
 bool isIdentifier(const std::string &s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
-/// Dotted name relative to an import root (the tree, or its python/ or src/
-/// folder), which also covers namespace packages without __init__.py.
-std::string rootRelativeName(const fs::path &root, const fs::path &file) {
-  std::error_code ec;
-  fs::path base = root;
-  for (const char *sub : {"python", "src"})
-    if (fs::is_directory(root / sub, ec) && file.string().rfind((root / sub).string() + "/", 0) == 0)
-      base = root / sub;
-  fs::path rel = fs::relative(file, base, ec);
+/// `rel` ("a/b/c.py") as dotted parts, or empty if a part is no identifier.
+std::vector<std::string> dottedParts(const std::string &rel) {
   std::vector<std::string> parts;
-  for (const auto &p : rel) parts.push_back(p.string());
-  if (parts.empty()) return "";
-  parts.back() = fs::path(parts.back()).stem().string();
-  if (parts.back() == "__init__") parts.pop_back();
-  std::string name;
-  for (const auto &p : parts) {
-    if (!isIdentifier(p)) return "";
-    name += (name.empty() ? "" : ".") + p;
+  size_t start = 0;
+  while (start <= rel.size()) {
+    size_t slash = rel.find('/', start);
+    if (slash == std::string::npos) slash = rel.size();
+    parts.push_back(rel.substr(start, slash - start));
+    start = slash + 1;
   }
+  auto &last = parts.back();
+  if (last.size() > 3 && last.ends_with(".py")) last.resize(last.size() - 3);
+  if (last == "__init__") parts.pop_back();
+  for (const auto &p : parts)
+    if (!isIdentifier(p)) return {};
+  return parts;
+}
+
+std::string join(const std::vector<std::string> &parts, size_t from = 0) {
+  std::string name;
+  for (size_t i = from; i < parts.size(); ++i) name += (name.empty() ? "" : ".") + parts[i];
   return name;
 }
 
+} // namespace
+
+/// Names a file's module two ways: relative to an import root (the tree, or
+/// its python/ or src/ folder), which covers namespace packages, and by the
+/// chain of folders holding __init__.py; both resolve.
+void SourceTree::nameModules(const std::set<std::string> &packageDirs) {
+  std::error_code ec;
+  std::vector<std::string> roots;
+  for (const char *sub : {"python/", "src/"})
+    if (fs::is_directory(root_ + "/" + sub, ec)) roots.push_back(sub);
+  for (auto &f : files_) {
+    std::string rel = f.relPath;
+    for (const auto &r : roots)
+      if (rel.rfind(r, 0) == 0) { rel = rel.substr(r.size()); break; }
+    f.isPackageInit = f.relPath.ends_with("__init__.py");
+    f.module = join(dottedParts(rel));
+    // The __init__ chain: the longest suffix of folders that are packages.
+    auto parts = dottedParts(f.relPath);
+    if (parts.empty()) continue;
+    size_t dirs = parts.size() - (f.isPackageInit ? 0 : 1);
+    size_t first = dirs;
+    std::string dir;
+    std::vector<std::string> prefixes;
+    for (size_t i = 0; i < dirs; ++i) prefixes.push_back(dir += (i ? "/" : "") + parts[i]);
+    while (first > 0 && packageDirs.count(prefixes[first - 1])) --first;
+    std::string chain = join(parts, first);
+    if (f.module.empty()) f.module = chain;
+    else if (chain != f.module && !chain.empty()) f.alias = chain;
+  }
+}
+
+namespace {
 } // namespace
 
 SourceTree SourceTree::scan(const std::string &rootArg, const std::string &role) {
@@ -97,6 +114,7 @@ SourceTree SourceTree::scan(const std::string &rootArg, const std::string &role)
   SourceTree tree;
   tree.root_ = fs::canonical(root, ec).string();
   tree.role_ = role;
+  std::set<std::string> packageDirs; // folders (relative) holding __init__.py
   fs::recursive_directory_iterator it(tree.root_, fs::directory_options::skip_permission_denied, ec);
   if (ec) throw inputError("cannot read folder '" + rootArg + "': " + ec.message(), "check its permissions");
   for (auto end = fs::recursive_directory_iterator(); it != end; it.increment(ec)) {
@@ -116,13 +134,14 @@ SourceTree SourceTree::scan(const std::string &rootArg, const std::string &role)
     if (entry.path().extension() != ".py" || !entry.is_regular_file(ec)) continue;
     SourceFile f;
     f.path = entry.path().string();
-    f.relPath = fs::relative(entry.path(), tree.root_, ec).string();
-    std::string chain = initChainName(tree.root_, entry.path(), f.isPackageInit);
-    std::string byRoot = rootRelativeName(tree.root_, entry.path());
-    f.module = byRoot.empty() ? chain : byRoot;
-    if (chain != f.module) f.alias = chain;
+    f.relPath = f.path.substr(tree.root_.size() + 1);
+    if (name == "__init__.py") {
+      auto slash = f.relPath.rfind('/');
+      packageDirs.insert(slash == std::string::npos ? "" : f.relPath.substr(0, slash));
+    }
     tree.files_.push_back(std::move(f));
   }
+  tree.nameModules(packageDirs);
   std::sort(tree.files_.begin(), tree.files_.end(),
             [](const SourceFile &a, const SourceFile &b) { return a.relPath < b.relPath; });
   std::set<std::string> packages;
@@ -148,17 +167,18 @@ const SourceFile *SourceTree::byRelPath(const std::string &rel) const {
   return it == byRel_.end() ? nullptr : &files_[it->second];
 }
 
-std::optional<std::string> SourceTree::read(const SourceFile &file,
-                                            std::vector<std::string> &warnings) const {
+namespace {
+
+std::optional<std::string> readChecked(const SourceFile &file, std::vector<std::string> &warnings) {
   std::error_code ec;
   auto size = fs::file_size(file.path, ec);
   if (ec) {
     warnings.push_back(file.path + ": skipped: cannot read (" + ec.message() + ")");
     return std::nullopt;
   }
-  if (size > kMaxFileBytes) {
-    warnings.push_back(file.path + ": skipped: " + std::to_string(size) +
-                       " bytes is larger than the " + std::to_string(kMaxFileBytes) + "-byte limit");
+  if (size > SourceTree::kMaxFileBytes) {
+    warnings.push_back(file.path + ": skipped: " + std::to_string(size) + " bytes is larger than the " +
+                       std::to_string(SourceTree::kMaxFileBytes) + "-byte limit");
     return std::nullopt;
   }
   std::ifstream in(file.path, std::ios::binary);
@@ -178,6 +198,26 @@ std::optional<std::string> SourceTree::read(const SourceFile &file,
     return std::nullopt;
   }
   return text;
+}
+
+} // namespace
+
+const std::string *SourceTree::read(const SourceFile &file) const {
+  {
+    std::lock_guard<std::mutex> lock(*textsMutex_);
+    if (auto it = texts_.find(file.path); it != texts_.end()) return it->second ? &*it->second : nullptr;
+  }
+  std::vector<std::string> warnings;
+  auto text = readChecked(file, warnings); // outside the lock: reads run in parallel
+  std::lock_guard<std::mutex> lock(*textsMutex_);
+  auto [it, inserted] = texts_.emplace(file.path, std::move(text));
+  if (inserted) warnings_.insert(warnings_.end(), warnings.begin(), warnings.end());
+  return it->second ? &*it->second : nullptr;
+}
+
+std::vector<std::string> SourceTree::warnings() const {
+  std::lock_guard<std::mutex> lock(*textsMutex_);
+  return warnings_;
 }
 
 } // namespace archscope

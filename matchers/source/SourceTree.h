@@ -9,7 +9,10 @@
 #pragma once
 #include <cstddef>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,19 +41,24 @@ public:
   const SourceFile *byRelPath(const std::string &rel) const;
   /// Top-level package names found in the tree (sglang, flashinfer, ...).
   const std::vector<std::string> &packages() const { return packages_; }
-  std::vector<std::string> &warnings() { return warnings_; }
+  /// Scan and read warnings so far.
+  std::vector<std::string> warnings() const;
 
-  /// Reads a file for parsing; returns nullopt and records a warning when it
-  /// is unreadable, binary, not UTF-8 or larger than kMaxFileBytes.
-  std::optional<std::string> read(const SourceFile &file, std::vector<std::string> &warnings) const;
+  /// A file's text, read once and cached (thread-safe); nullptr when it is
+  /// unreadable, binary, not UTF-8 or larger than kMaxFileBytes, with a
+  /// warning saying which (see warnings()).
+  const std::string *read(const SourceFile &file) const;
 
 private:
+  void nameModules(const std::set<std::string> &packageDirs);
   std::string root_;
   std::string role_;
   std::vector<SourceFile> files_;
   std::map<std::string, size_t> byModule_, byRel_;
   std::vector<std::string> packages_;
-  std::vector<std::string> warnings_;
+  mutable std::vector<std::string> warnings_;
+  mutable std::map<std::string, std::optional<std::string>> texts_; ///< by path
+  mutable std::unique_ptr<std::mutex> textsMutex_ = std::make_unique<std::mutex>();
 };
 
 } // namespace archscope
