@@ -185,36 +185,22 @@ public:
     return c;
   }
 
-  Cell autoCell(const QuantSpec &q, ComputeCapability t) const {
-    std::vector<const GuardFact *> selects;
-    for (const auto &g : facts_.guards)
-      if (g.kind == Kind::Select) selects.push_back(&g);
-    std::stable_sort(selects.begin(), selects.end(),
-                     [](auto *a, auto *b) { return a->order < b->order; });
+  /// The engine's own choice in one world of the package/env atoms: the
+  /// first selection definitely taken, then that backend's verdict.
+  Cell pickIn(const std::vector<const GuardFact *> &selects, const QuantSpec &q, ComputeCapability t,
+              const std::map<std::string, bool> &world) const {
     Cell c{"auto", q.name, t, Verdict::Unknown, "", "", {}, {}};
-    // Packages are assumed installed and environment variables unset, as
-    // for the other rows; a flip that changes the pick is listed.
-    std::vector<Atom> atoms;
-    for (auto *s : selects)
-      for (auto &a : s->cond.opaqueAtoms())
-        if ((a.opaqueKind == OpaqueKind::Package || a.opaqueKind == OpaqueKind::Env) && atoms.size() < 6 &&
-            std::none_of(atoms.begin(), atoms.end(), [&](const Atom &x) { return x.text == a.text; }))
-          atoms.push_back(a);
-    auto world = defaultWorld(atoms);
     auto e = env("auto", q, t, world);
     for (auto *s : selects) {
       Tri v = s->cond.eval(e);
       if (v == Tri::False) continue;
-      if (v == Tri::True && s->cond.eval(env("auto", q, t, {})) == Tri::Unknown && c.conditions.size() < 4)
-        c.conditions.push_back({"picks " + s->backend + " only if " + describeUnknowns(s->cond, env("auto", q, t, {})),
-                                cell(s->backend, q, t, s->order).verdict});
-      if (v == Tri::Unknown) {
-        if (c.conditions.size() < 4)
-          c.conditions.push_back({"picks " + s->backend + " if " + describeUnknowns(s->cond, e),
+      if (v == Tri::Unknown) { // depends on the model or configuration
+        if (c.conditions.size() < 3)
+          c.conditions.push_back({"picks " + s->backend + " first if " + describeUnknowns(s->cond, e),
                                   cell(s->backend, q, t, s->order).verdict});
         continue;
       }
-      auto before = decide("auto", q, t, {}, 0, s->order);
+      auto before = decide("auto", q, t, world, 0, s->order);
       if (before.verdict == Verdict::Rejected) {
         c.verdict = Verdict::Rejected;
         c.reason = before.reason;
@@ -239,6 +225,32 @@ public:
     }
     c.reason = selects.empty() ? "no automatic selection was found"
                                : "no automatic selection is definite on " + t.name();
+    return c;
+  }
+
+  Cell autoCell(const QuantSpec &q, ComputeCapability t) const {
+    std::vector<const GuardFact *> selects;
+    for (const auto &g : facts_.guards)
+      if (g.kind == Kind::Select) selects.push_back(&g);
+    // Packages are assumed installed and environment variables unset, as
+    // for the other rows; each flip that changes the pick is listed.
+    std::vector<Atom> atoms;
+    for (auto *s : selects)
+      for (auto &a : s->cond.opaqueAtoms())
+        if ((a.opaqueKind == OpaqueKind::Package || a.opaqueKind == OpaqueKind::Env) && atoms.size() < 6 &&
+            std::none_of(atoms.begin(), atoms.end(), [&](const Atom &x) { return x.text == a.text; }))
+          atoms.push_back(a);
+    auto world = defaultWorld(atoms);
+    Cell c = pickIn(selects, q, t, world);
+    for (const auto &a : atoms) {
+      auto flipped = world;
+      flipped[a.text] = !flipped[a.text];
+      Cell alt = pickIn(selects, q, t, flipped);
+      if (alt.picked != c.picked || alt.verdict != c.verdict)
+        c.conditions.push_back({"if " + a.text + " is " + (flipped[a.text] ? "true" : "false") +
+                                    (alt.picked.empty() ? "" : ": picks " + alt.picked),
+                                alt.verdict});
+    }
     return c;
   }
 

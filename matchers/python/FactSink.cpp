@@ -55,6 +55,7 @@ void FactSink::raised(const Condition &reach, Module &m, TSNode site) {
 
 void FactSink::selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) {
   if (reach.isFalse() || backend == "auto") return;
+  facts_.dispatched.insert(backend); // what auto picks is reachable
   auto ev = evidenceAt(m, site, "selects " + backend);
   if (seen("S" + ev.path + std::to_string(ev.line) + reach.str())) return;
   GuardFact g;

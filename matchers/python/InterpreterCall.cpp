@@ -50,9 +50,13 @@ const std::set<std::string> kWrappers = {"lru_cache", "cache", "cached", "wraps"
                                          "staticmethod", "classmethod", "property"};
 const std::set<std::string> kPassThrough = {"tuple", "list", "int", "sorted", "set", "frozenset", "str"};
 
+/// `has_flashinfer()`, `is_b12x_available()`: whether a package imports. Such
+/// probes stay opaque (package atoms that split cells) rather than being
+/// interpreted; names about the hardware (`has_sm89_capability`) are not probes.
 bool isPackageProbe(const std::string &name) {
-  static const std::regex re(R"(^(has_\w+|is_\w+_available|\w+_available|find_spec)$)");
-  return name != "has_device_capability" && std::regex_match(name, re);
+  static const std::regex probe(R"(^_?(has_\w+|is_\w+_available|\w+_available|find_spec)$)");
+  static const std::regex hardware(R"((capability|sm_?\d|arch|blackwell|hopper|ampere|cuda_version))");
+  return std::regex_match(name, probe) && !std::regex_search(name, hardware);
 }
 
 } // namespace

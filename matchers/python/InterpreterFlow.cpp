@@ -9,16 +9,40 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/Interpreter.h"
 
+#include <algorithm>
 #include <set>
 
 namespace archscope::py {
 namespace {
+
+bool sameValue(const Value &a, const Value &b) {
+  using K = Value::Kind;
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+  case K::Int: return a.i == b.i;
+  case K::Str: case K::EnumMember: case K::External: case K::Backend: case K::Quant: case K::CudaStr:
+    return a.text == b.text;
+  case K::None: return true;
+  case K::Sym:
+    return a.symIsString == b.symIsString && a.lin.constant == b.lin.constant &&
+           std::equal(std::begin(a.lin.coef), std::end(a.lin.coef), std::begin(b.lin.coef));
+  case K::Tuple:
+    if (a.items.size() != b.items.size()) return false;
+    for (size_t i = 0; i < a.items.size(); ++i)
+      if (!sameValue(a.items[i], b.items[i])) return false;
+    return true;
+  case K::Func: case K::Class: case K::Instance:
+    return a.func.def.id == b.func.def.id && a.cls.def.id == b.cls.def.id;
+  default: return false;
+  }
+}
 
 /// if c then a else b, for values the interpreter can merge.
 Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in) {
   using K = Value::Kind;
   if (c.isTrue()) return a;
   if (c.isFalse()) return b;
+  if (sameValue(a, b)) return a;
   if (a.is(K::Bool) || b.is(K::Bool)) // the other side's truth (opaque if unknown)
     return Value::boolean((c && in.toCond(a)) || (!c && in.toCond(b)));
   if (a.is(K::Tuple) && b.is(K::Tuple) && a.items.size() == b.items.size()) {
@@ -95,7 +119,7 @@ private:
     } else if (t == "while_statement" || t == "with_statement") {
       block(field(s, "body"));
     } else if (t == "try_statement") {
-      block(field(s, "body"));
+      tryStatement(s);
     } else if (t == "function_definition" || t == "decorated_definition") {
       TSNode def = t == "decorated_definition" ? field(s, "definition") : s;
       if (type(def) == "function_definition") {
@@ -215,6 +239,12 @@ private:
       }
     }
     if (!hasElse) ends.push_back({rest, f_.locals});
+    join(ends);
+  }
+
+  /// Continues after branches: reach is where any branch falls through;
+  /// locals are merged on the branch conditions.
+  void join(std::vector<BranchEnd> &ends) {
     Condition reach = Condition::falsity();
     for (const auto &e : ends) reach = reach || e.reach;
     std::map<std::string, Value> merged;
@@ -236,6 +266,36 @@ private:
     }
     f_.locals = std::move(merged);
     f_.reach = reach;
+  }
+
+  /// try/except as a branch on an opaque "the body did not raise": an import
+  /// in the body makes it a package atom ("import b12x succeeds").
+  void tryStatement(TSNode s) {
+    TSNode body = field(s, "body");
+    std::vector<TSNode> handlers;
+    for (TSNode c : namedChildren(s))
+      if (type(c) == "except_clause" || type(c) == "except_group_clause") handlers.push_back(c);
+    if (handlers.empty()) {
+      block(body);
+      return;
+    }
+    std::string what = "try at " + f_.mod->file->relPath + ":" + std::to_string(pm().line(s)) + " succeeds";
+    for (TSNode stmt : namedChildren(body)) {
+      auto st = type(stmt);
+      if (st == "import_statement" || st == "import_from_statement") {
+        TSNode name = field(stmt, st == "import_from_statement" ? "module_name" : "name");
+        what = "import " + std::string(pm().text(name)) + " succeeds";
+        break;
+      }
+    }
+    Condition ok = Condition::opaque(classifyOpaque(what), what);
+    std::vector<BranchEnd> ends;
+    ends.push_back(runBranch(body, f_.reach && ok));
+    for (TSNode h : handlers) {
+      auto kids = namedChildren(h);
+      if (!kids.empty()) ends.push_back(runBranch(kids.back(), f_.reach && !ok));
+    }
+    join(ends);
   }
 
   void forStatement(TSNode s) {

@@ -402,7 +402,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("backends");
   collectPredicates(index, in, r.facts);
   timer.lap("predicates");
-  FactSink sink(in, r.facts, r.backends);
+  FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
   walkScopes(index, in, quant, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
   readOracle(index, in, quant, r.backends, r.facts);

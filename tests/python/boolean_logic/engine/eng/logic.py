@@ -1,0 +1,27 @@
+# and / or / not, early returns, and an unknown package probe kept as a condition.
+import torch
+
+
+def _major():
+    return torch.cuda.get_device_capability()[0]
+
+
+# EXPECT-PREDICATE: eng.logic.is_sm10x_or_sm12x true_on=sm_100,sm_103,sm_120,sm_121
+def is_sm10x_or_sm12x():
+    return _major() == 10 or _major() == 12
+
+
+# EXPECT-PREDICATE: eng.logic.is_not_hopper_arch true_on=sm_75,sm_80,sm_86,sm_87,sm_89,sm_100,sm_103,sm_110,sm_120,sm_121
+def is_not_hopper_arch():
+    return not _major() == 9
+
+
+# Early returns: False below sm_80, True on sm_9x, else only sm_120 exactly.
+# EXPECT-PREDICATE: eng.logic.supports_sm90_or_sm120 true_on=sm_90,sm_120
+def supports_sm90_or_sm120():
+    major, minor = torch.cuda.get_device_capability()
+    if major < 8:
+        return False
+    if major == 9:
+        return True
+    return major == 12 and minor == 0

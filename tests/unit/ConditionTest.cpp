@@ -1,0 +1,107 @@
+//===--- ConditionTest.cpp - three-valued evaluation --------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "model/Condition.h"
+
+#include <gtest/gtest.h>
+
+using namespace archscope;
+
+namespace {
+Linear major() { return Linear::var(SymVar::CcMajor); }
+Linear minor() { return Linear::var(SymVar::CcMinor); }
+Linear k(long v) { return Linear::constantOf(v); }
+Linear sm() {
+  Linear l;
+  l.coef[int(SymVar::CcMajor)] = 10;
+  l.coef[int(SymVar::CcMinor)] = 1;
+  return l;
+}
+EvalEnv on(int maj, int min) {
+  EvalEnv e;
+  e.gpu = {maj, min};
+  return e;
+}
+} // namespace
+
+TEST(Condition, KleeneTruthTables) {
+  EXPECT_EQ(triAnd(Tri::False, Tri::Unknown), Tri::False);
+  EXPECT_EQ(triAnd(Tri::True, Tri::Unknown), Tri::Unknown);
+  EXPECT_EQ(triOr(Tri::True, Tri::Unknown), Tri::True);
+  EXPECT_EQ(triOr(Tri::False, Tri::Unknown), Tri::Unknown);
+  EXPECT_EQ(triNot(Tri::Unknown), Tri::Unknown);
+}
+
+TEST(Condition, TupleComparisonIsLexicographic) {
+  auto ge100 = Condition::compare({major(), minor()}, CmpOp::Ge, {k(10), k(0)}, ">= (10, 0)");
+  EXPECT_EQ(ge100.eval(on(9, 0)), Tri::False);
+  EXPECT_EQ(ge100.eval(on(10, 3)), Tri::True);
+  EXPECT_EQ(ge100.eval(on(12, 0)), Tri::True); // the open-ended guard admits sm_120
+  auto lt = Condition::compare({major(), minor()}, CmpOp::Lt, {k(10), k(0)}, "< (10, 0)");
+  EXPECT_EQ(lt.eval(on(9, 0)), Tri::True);
+}
+
+TEST(Condition, LinearSmVersionAndMembership) {
+  auto is100 = Condition::compare({sm()}, CmpOp::Eq, {k(100)}, "sm == 100");
+  auto is103 = Condition::compare({sm()}, CmpOp::Eq, {k(103)}, "sm == 103");
+  auto in = is100 || is103;
+  EXPECT_EQ(in.eval(on(10, 3)), Tri::True);
+  EXPECT_EQ(in.eval(on(11, 0)), Tri::False);
+  EXPECT_EQ((!in).eval(on(12, 1)), Tri::True);
+}
+
+TEST(Condition, ConstantComparisonsFold) {
+  EXPECT_TRUE(Condition::compare({k(3)}, CmpOp::Lt, {k(4)}, "").isTrue());
+  EXPECT_TRUE(Condition::compare({k(3)}, CmpOp::Gt, {k(4)}, "").isFalse());
+  auto c = Condition::truth() && Condition::opaque(OpaqueKind::Config, "x");
+  EXPECT_FALSE(c.isTrue());
+  EXPECT_TRUE((Condition::falsity() && Condition::opaque(OpaqueKind::Config, "x")).isFalse());
+}
+
+TEST(Condition, OpaqueAtomsAreUnknownUntilAssumed) {
+  auto pkg = Condition::opaque(OpaqueKind::Package, "has_b12x()");
+  auto c = pkg && Condition::compare({major()}, CmpOp::Eq, {k(12)}, "major == 12");
+  EXPECT_EQ(c.eval(on(12, 0)), Tri::Unknown);
+  EXPECT_EQ(c.eval(on(10, 0)), Tri::False); // false whatever the package
+  EvalEnv e = on(12, 0);
+  e.assume["has_b12x()"] = true;
+  EXPECT_EQ(c.eval(e), Tri::True);
+  ASSERT_EQ(c.opaqueAtoms().size(), 1u);
+  EXPECT_EQ(c.opaqueAtoms()[0].opaqueKind, OpaqueKind::Package);
+}
+
+TEST(Condition, BackendAndQuantAtoms) {
+  auto trtllm = Condition::backendIs({"flashinfer_trtllm", "experimental_sgl_trtllm"}, "is_flashinfer_trtllm()");
+  EvalEnv e = on(10, 0);
+  EXPECT_EQ(trtllm.eval(e), Tri::Unknown); // backend not set
+  e.backend = "experimental_sgl_trtllm";
+  EXPECT_EQ(trtllm.eval(e), Tri::True);
+  auto fp4 = Condition::quantIs({"modelopt_fp4"}, "quantization == 'modelopt_fp4'");
+  e.quantFlags = std::set<std::string>{"modelopt_fp4"};
+  EXPECT_EQ(fp4.eval(e), Tri::True);
+  e.quantFlags = std::set<std::string>{"fp8"};
+  EXPECT_EQ(fp4.eval(e), Tri::False);
+}
+
+TEST(Condition, CudaVersionAtoms) {
+  auto cuda128 = Condition::compare({Linear::var(SymVar::CudaMajor), Linear::var(SymVar::CudaMinor)}, CmpOp::Ge,
+                                    {k(12), k(8)}, "cuda >= 12.8");
+  EvalEnv e = on(12, 0);
+  e.cudaMajor = 12;
+  e.cudaMinor = 6;
+  EXPECT_EQ(cuda128.eval(e), Tri::False);
+  e.cudaMajor = 13;
+  e.cudaMinor = 0;
+  EXPECT_EQ(cuda128.eval(e), Tri::True);
+}
+
+TEST(Condition, SharedSubformulasEvaluateInLinearTime) {
+  // 60 nested if-then-else merges share their sub-formulas: a tree walk
+  // would take 2^60 steps; the DAG walk takes 60.
+  Condition c = Condition::compare({major()}, CmpOp::Eq, {k(12)}, "major == 12");
+  for (int i = 0; i < 60; ++i) {
+    auto a = Condition::opaque(OpaqueKind::Config, "a" + std::to_string(i));
+    c = (a && c) || (!a && c);
+  }
+  EXPECT_EQ(c.eval(on(10, 0)), Tri::False);
+  EXPECT_LE(c.str().size(), 700u);
+}
