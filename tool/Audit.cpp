@@ -147,6 +147,10 @@ AuditResult runAudit(const Options &opts) {
   trees.push_back(SourceTree::scan(enginePath, "engine"));
   for (const auto &w : withPaths) trees.push_back(SourceTree::scan(w, "dependency"));
   fs::path engineRoot = trees[0].root();
+  for (const auto &t : trees)
+    if (t.files().empty())
+      throw inputError("no Python files under '" + t.root() + "'",
+                       "give the root of an engine checkout or of a site-packages folder");
   Profile profile = chooseProfile(opts, dataDir, engineRoot);
 
   const QuantProfile *quant = profile.quants.empty() ? nullptr : &profile.quants[0];

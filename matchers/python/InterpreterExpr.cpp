@@ -281,6 +281,7 @@ Value Interpreter::evalAttribute(TSNode node, Frame &f) {
   std::string text(pm.text(node));
   std::string attr(pm.text(field(node, "attribute")));
   if (text == "torch.version.cuda") { Value v; v.kind = K::CudaStr; v.text = text; return v; }
+  if (text == "torch.version.hip") return Value::none(); // a CUDA build of torch
   if (vocab_.selectors.count(attr)) { Value v; v.kind = K::Backend; v.text = text; return v; }
   if (vocab_.quantFlags.count(attr)) { Value v; v.kind = K::Quant; v.text = text; return v; }
   Value obj = evalExpr(field(node, "object"), f);
@@ -432,8 +433,10 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
   }
   if (op == "is" || op == "is not") {
     bool aNone = a.is(K::None), bNone = b.is(K::None);
-    bool definite = (aNone || a.is(K::Sym) || a.is(K::Tuple) || a.is(K::Int)) &&
-                    (bNone || b.is(K::Sym) || b.is(K::Tuple) || b.is(K::Int));
+    auto known = [](const Value &v) { // values that are definitely (not) None
+      return v.is(K::None) || v.is(K::Sym) || v.is(K::Tuple) || v.is(K::Int) || v.is(K::CudaStr);
+    };
+    bool definite = known(a) && known(b);
     if (!definite) return Condition::opaque(classifyOpaque(text), text);
     bool same = aNone && bNone;
     return (same == (op == "is")) ? Condition::truth() : Condition::falsity();

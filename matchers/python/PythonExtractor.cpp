@@ -30,12 +30,17 @@
 namespace archscope::py {
 namespace {
 
-/// Whether a line of the file opens a class whose name ends in "Backend".
-bool definesBackendClass(const std::string &text) {
+/// Whether a line of the file opens a backend enum: `class NAME(` for the
+/// profile's enum names, else any `class ...Backend(...Enum...)`.
+bool definesBackendClass(const std::string &text, const std::set<std::string> &enums) {
   for (size_t pos = text.find("Backend("); pos != std::string::npos; pos = text.find("Backend(", pos + 1)) {
     size_t bol = text.rfind('\n', pos);
     bol = bol == std::string::npos ? 0 : bol + 1;
-    if (text.compare(bol, 6, "class ") == 0) return true;
+    if (text.compare(bol, 6, "class ") != 0) continue;
+    std::string line = text.substr(bol, text.find('\n', pos) - bol);
+    if (enums.empty() ? line.find("Enum") != std::string::npos
+                      : enums.count(line.substr(6, line.find('(') - 6)) > 0)
+      return true;
   }
   return false;
 }
@@ -45,7 +50,7 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
-    if (const std::string *text = engine.read(f); text && definesBackendClass(*text))
+    if (const std::string *text = engine.read(f); text && definesBackendClass(*text, in.vocab().backendEnums))
       candidates.push_back({&engine, &f});
   index.prefetch(candidates);
   for (const auto &[treePtr, filePtr] : candidates) {
@@ -71,12 +76,40 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
   return rows;
 }
 
-bool looksLikePredicate(const std::string &name) {
+/// Names that promise a hardware answer ("is_sm120_supported", "is_blackwell").
+bool namesHardware(const std::string &name) {
   static const std::regex re(
-      R"(^_?(is|has|supports?|use|enable|check)_\w*(sm_?\d+\w*|blackwell|hopper|ampere|ada|lovelace|capability|arch|family|cuda_version)\w*$)",
+      R"(^_?(is|has|supports?|use|enable|check|can)_\w*(sm_?\d+\w*|blackwell|hopper|ampere|ada|lovelace|capability|arch|family|cuda_version)\w*$)",
       std::regex::icase);
   return std::regex_match(name, re) && name != "has_device_capability" &&
          name != "is_device_capability" && name != "is_device_capability_family";
+}
+
+/// Candidate predicate names: hardware-named ones, and any boolean-sounding
+/// name (`is_fp4_marlin_supported`, `cutlass_fp4_supported`), kept only if
+/// its definition turns out to read the device capability.
+bool looksLikePredicate(const std::string &name) {
+  static const std::regex boolish(R"(^_?(is|has|supports?|can)_\w+$|^\w+_supported$)");
+  return namesHardware(name) || std::regex_match(name, boolish);
+}
+
+bool mentionsHardware(const std::string &text) {
+  for (const char *w : {"capability", "is_sm", "_sm1", "_sm9", "_sm8", "blackwell", "hopper"})
+    if (text.find(w) != std::string::npos) return true;
+  return false;
+}
+
+/// Whether a function needs arguments beyond the device (`is_sm100a_supported(device)`).
+bool needsArguments(Module *m, const Value &v) {
+  if (!v.is(Value::Kind::Func)) return false;
+  for (TSNode p : namedChildren(field(v.func.def, "parameters"))) {
+    auto t = type(p);
+    if (t != "identifier" && t != "typed_parameter") continue;
+    TSNode name = t == "identifier" ? p : namedChildren(p)[0];
+    auto n = m->parsed->text(name);
+    if (n != "device" && n != "device_id" && n != "self" && n != "cls") return true;
+  }
+  return false;
 }
 
 /// Whether a file defines, at module level, a name that looks like a
@@ -91,7 +124,12 @@ bool definesPredicate(const std::string &text) {
     if (line.rfind("def ", 0) == 0) line.remove_prefix(4);
     size_t end = 0;
     while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
-    if (end > 3 && looksLikePredicate(std::string(line.substr(0, end)))) return true;
+    if (end > 3) {
+      std::string name(line.substr(0, end));
+      if (namesHardware(name)) return true;
+      // Other boolean-sounding names only where the file reads the hardware.
+      if (looksLikePredicate(name) && mentionsHardware(text)) return true;
+    }
     pos = eol + 1;
   }
   return false;
@@ -110,6 +148,8 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
   for (size_t i = 0; i < all.size(); ++i)
     if (defines[i]) candidates.push_back(all[i]);
   index.prefetch(candidates);
+  if (std::getenv("ARCHSCOPE_TIMING"))
+    std::fprintf(stderr, "archscope: timing: %zu files define predicate-like names\n", candidates.size());
   for (const auto &[treePtr, filePtr] : candidates) {
     const SourceTree &tree = *treePtr;
     const SourceFile &f = *filePtr;
@@ -119,15 +159,16 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
         if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::Class || !looksLikePredicate(name))
           continue;
         Value v = in.resolveName(m, name);
+        if (needsArguments(b.kind == Binding::Kind::Function ? m : v.func.mod, v)) continue;
         Frame frame{m, {}, 0, nullptr};
         if (v.is(Value::Kind::Func) || v.is(Value::Kind::Partial))
           v = in.callValue(v, {}, {}, frame, name + "()");
+        bool hardware = v.is(Value::Kind::Bool) && v.cond.readsHardware();
+        if (!hardware && !namesHardware(name)) continue; // about packages, flags, shapes
         PredicateFact p;
         p.name = m->name + "." + name;
         p.where = evidenceAt(*m, b.site);
-        p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not a capability predicate: " + v.text);
-        if (v.is(Value::Kind::Bool) && !v.cond.readsHardware() && !v.cond.isTrue() && !v.cond.isFalse())
-          continue; // a predicate about something else (packages, flags)
+        p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not resolved: " + v.text);
         facts.predicates.push_back(std::move(p));
       }
     }

@@ -6,6 +6,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 namespace archscope {
 
 namespace json = llvm::json;
@@ -48,16 +50,24 @@ json::Value predicateJson(const PredicateFact &p, const Matrix &m) {
   }
   json::Object o{{"name", p.name}, {"path", p.where.path}, {"line", p.where.line},
                  {"true_on", std::move(yes)}, {"condition", p.cond.str()}};
-  if (!unknown.empty()) o["unknown_on"] = std::move(unknown);
+  if (!unknown.empty()) {
+    o["unknown_on"] = std::move(unknown);
+    json::Array atoms;
+    for (const auto &a : p.cond.opaqueAtoms()) atoms.push_back(a.text);
+    o["depends_on"] = std::move(atoms);
+  }
   return o;
 }
 
 void toYaml(const json::Value &v, YAML::Emitter &out) {
   if (auto *o = v.getAsObject()) {
+    std::vector<std::string> keys; // sorted, as llvm::json prints them
+    for (const auto &kv : *o) keys.push_back(std::string(kv.first.str()));
+    std::sort(keys.begin(), keys.end());
     out << YAML::BeginMap;
-    for (const auto &kv : *o) {
-      out << YAML::Key << std::string(kv.first.str()) << YAML::Value;
-      toYaml(kv.second, out);
+    for (const auto &k : keys) {
+      out << YAML::Key << k << YAML::Value;
+      toYaml(*o->get(k), out);
     }
     out << YAML::EndMap;
   } else if (auto *a = v.getAsArray()) {

@@ -52,6 +52,11 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
   const char *reset = color ? "\033[0m" : "";
   for (const auto &quant : m.quants) {
     out << treeLine(m) << "   quant: " << quant << "   CUDA " << m.toolkit << " assumed\n";
+    if (m.backends.empty()) {
+      out << "no MoE backends found: no backend enum in the tree and no profile names any.\n"
+             "Pass --profile FILE naming the rows (see docs/profiles.md).\n";
+      continue;
+    }
     size_t nameWidth = 8;
     for (const auto &b : m.backends) nameWidth = std::max(nameWidth, b.size() + 1);
     std::vector<size_t> widths;

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""CLI tests: run the archscope binary as a user would, bad input included."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BINARY = None
+
+
+def run(*args, timeout=60, cwd=None):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def make_tree(root, files):
+    for rel, content in files.items():
+        path = pathlib.Path(root) / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+
+
+ENGINE = {
+    "eng/__init__.py": "",
+    "eng/moe.py": (
+        "import enum\nimport torch\n\n"
+        "class MoeBackend(enum.Enum):\n    GEN = 'gen'\n\n"
+        "def run(moe_backend):\n"
+        "    if moe_backend == MoeBackend.GEN and torch.cuda.get_device_capability()[0] != 10:\n"
+        "        raise RuntimeError('sm_100 only')\n"
+    ),
+}
+
+
+class Usage(unittest.TestCase):
+    def test_help_and_version(self):
+        r = run("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("usage: archscope", r.stdout)
+        self.assertIn("explain BACKEND TARGET", r.stdout)
+        r = run("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"archscope \d+\.\d+")
+
+    def test_usage_errors_exit_2_and_say_what(self):
+        for args, needle in [((), "no command"), (("audit", "--bogus"), "unknown option '--bogus'"),
+                             (("frobnicate",), "unknown command"), (("audit", "--format", "xml"), "unknown format"),
+                             (("audit", "--targets", "sm_999"), "not in the arch table"),
+                             (("audit", "--targets", "banana"), "bad target"), (("audit", "--cuda", "x"), "bad CUDA"),
+                             (("explain", "gen"), "explain needs"), (("audit", "--with"), "needs a value")]:
+            r = run(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(needle, r.stderr, args)
+            self.assertTrue(r.stderr.startswith("archscope: error:") or "usage" in r.stderr, args)
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_missing_path(self):
+        r = run("audit", os.path.join(self.dir, "nope"))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("no such file or folder", r.stderr)
+
+    def test_file_instead_of_folder(self):
+        f = pathlib.Path(self.dir) / "x.py"
+        f.write_text("x = 1\n")
+        r = run("audit", str(f))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("is a file, not a folder", r.stderr)
+
+    def test_folder_without_python(self):
+        r = run("audit", self.dir)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("no Python files", r.stderr)
+
+    def test_symlink_loop_as_root(self):
+        loop = pathlib.Path(self.dir) / "loop"
+        os.symlink(loop, loop)
+        r = run("audit", str(loop))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("link", r.stderr)
+
+    def test_bad_files_are_skipped_with_warnings_and_the_rest_still_counts(self):
+        make_tree(self.dir, dict(ENGINE, **{
+            "eng/binary.py": b"\x00\x01\x02ELF",
+            "eng/latin1.py": "caf\u00e9 = 1\n".encode("latin-1"),
+            "eng/huge.py": "x = 1\n" * 800_000,
+            "eng/broken.py": "import torch\ndef (:\n\ndef is_sm90_arch():\n    return torch.cuda.get_device_capability()[0] == 9\n",
+        }))
+        os.symlink(self.dir, os.path.join(self.dir, "eng", "loop"))  # a directory symlink loop
+        r = run("audit", self.dir, "--targets", "sm_100,sm_120", "--format", "json", timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("binary file", r.stderr)
+        self.assertIn("not valid UTF-8", r.stderr)
+        self.assertIn("byte limit", r.stderr)
+        self.assertIn("syntax errors", r.stderr)
+        doc = json.loads(r.stdout)
+        cells = {(c["backend"], c["target"]): c["verdict"] for c in doc["cells"]}
+        self.assertIn("eng.broken.is_sm90_arch", [p["name"] for p in doc["predicates"]])
+        self.assertEqual(cells[("gen", "sm_100")], "supported")
+        self.assertEqual(cells[("gen", "sm_120")], "rejected")
+
+    def test_malformed_profile_names_file_and_line(self):
+        make_tree(self.dir, ENGINE)
+        profile = pathlib.Path(self.dir) / "profile.yaml"
+        profile.write_text("id: x\nquants: [\n  - name: nvfp4\n")
+        r = run("audit", self.dir, "--profile", str(profile))
+        self.assertEqual(r.returncode, 3)
+        self.assertRegex(r.stderr, re_escape(str(profile)) + r":\d+:\d+: invalid YAML")
+        profile.write_text("id: x\nbackend:\n  selector: [a]\n")
+        r = run("audit", self.dir, "--profile", str(profile))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(f"{profile}:3:3: unknown key 'selector'", r.stderr)
+
+    def test_unwritable_output(self):
+        make_tree(self.dir, ENGINE)
+        r = run("audit", self.dir, "-o", os.path.join(self.dir, "no", "such", "dir", "out.txt"))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("cannot write", r.stderr)
+
+
+def re_escape(s):
+    import re
+    return re.escape(s)
+
+
+class Outputs(unittest.TestCase):
+    def test_default_audit_is_the_bundled_example(self):
+        r = run("audit")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("tiny-engine", r.stdout)
+        self.assertIn("gen_cubins", r.stdout)
+        self.assertIn("CRASH", r.stdout)
+        self.assertNotIn("\033[", r.stdout)  # no colour when not a terminal
+        self.assertIn("Python files listed", r.stderr)
+
+    def test_json_cells_carry_evidence(self):
+        r = run("audit", "--format", "json")
+        doc = json.loads(r.stdout)
+        self.assertTrue(doc["cells"])
+        for cell in doc["cells"]:
+            for key in ("backend", "quant", "target", "verdict", "evidence"):
+                self.assertIn(key, cell)
+            self.assertIn(cell["verdict"], {"supported", "rejected", "crash-risk", "unreachable", "unknown"})
+        crash = next(c for c in doc["cells"] if c["backend"] == "gen_cubins" and c["target"] == "sm_120")
+        self.assertEqual(crash["verdict"], "crash-risk")
+        ev = next(e for e in crash["evidence"] if "path" in e)
+        self.assertEqual(ev["layer"], "python")
+        self.assertTrue(ev["path"].endswith("launch.py") and ev["line"] > 0 and ev["snippet"])
+        preds = {p["name"]: p["true_on"] for p in doc["predicates"]}
+        self.assertEqual(preds["tiny_engine.platform_utils.is_sm120_supported"], ["sm_120", "sm_121"])
+
+    def test_yaml_markdown_and_output_file(self):
+        out = pathlib.Path(tempfile.mkdtemp()) / "matrix.yaml"
+        r = run("audit", "--format", "yaml", "-o", str(out))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        text = out.read_text()
+        self.assertIn("\ntool: archscope\n", text)
+        self.assertIn("verdict: crash-risk", text)
+        r = run("audit", "--format", "markdown")
+        self.assertIn("| backend |", r.stdout)
+        self.assertIn("**crash-risk**", r.stdout)
+
+    def test_explain_prints_the_chain(self):
+        r = run("explain", "gen_cubins", "sm_120")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("gen_cubins on sm_120 (CC 12.0), nvfp4: crash-risk", r.stdout)
+        self.assertIn("supported_compute_capability([100, 103])", r.stdout)
+        self.assertIn("=> ", r.stdout)
+        r = run("explain", "auto", "sm_75")  # a target outside the default columns
+        self.assertIn("rejected", r.stdout)
+        r = run("explain", "nosuch", "sm_120")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("backends: auto, gen_cubins", r.stderr)
+
+
+if __name__ == "__main__":
+    BINARY = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=1)

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""archscope on the real engine trees of shared/reference/engines.md.
+
+Needs ARCHSCOPE_CORPUS, a folder holding checkouts named
+  sglang                    modal-projects/sglang @ 8905cbd
+  vllm                      local-inference-lab/vllm @ 28be48f
+  flashinfer-0.6.14         flashinfer-ai/flashinfer @ v0.6.14 (SGLang's pin)
+  flashinfer-0.6.11.post2   flashinfer-ai/flashinfer @ v0.6.11.post2 (vLLM's pin)
+Without it the test says SKIP and exits 77 (CTest reports it skipped).
+The cells checked are the ones verified by reading the engines' code; each
+names the line that decides it.
+"""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+TARGETS = "sm_90,sm_100,sm_103,sm_110,sm_120,sm_121"
+
+# (backend, target) -> (verdict, picked or None, the deciding source line)
+SGLANG = {
+    ("flashinfer_trtllm", "sm_90"): ("rejected", None, "modelopt_quant.py:1904 not is_blackwell_supported()"),
+    ("flashinfer_trtllm", "sm_100"): ("supported", None, "dispatch admits; cubins not read yet"),
+    ("flashinfer_cutlass", "sm_90"): ("rejected", None, "modelopt_quant.py:1904"),
+    ("flashinfer_cutedsl", "sm_103"): ("supported", None, "CuteDslMoEWrapper declares [100, 103]"),
+    ("flashinfer_cutedsl", "sm_120"): ("crash-risk", None, "cute_dsl/fused_moe.py:365 declared, not enforced"),
+    ("flashinfer_cutedsl", "sm_110"): ("crash-risk", None, "cute_dsl/fused_moe.py:365"),
+    ("marlin", "sm_90"): ("supported", None, "use_marlin_fallback = is_marlin()"),
+    ("auto", "sm_90"): ("supported", "marlin", "modelopt_quant.py:2437 (8, 0) <= cap < (10, 0)"),
+    ("auto", "sm_100"): ("supported", "flashinfer_trtllm", "modelopt_quant.py:2442"),
+    ("auto", "sm_120"): ("supported", "flashinfer_cutlass", "overrides.py:2003 modelopt_fp4 on SM120"),
+    ("auto", "sm_121"): ("supported", "flashinfer_cutlass", "is_sm120_supported is major 12"),
+}
+VLLM = {
+    ("flashinfer_trtllm", "sm_120"): ("rejected", None, "trtllm_nvfp4_moe.py:88 family(100) only"),
+    ("flashinfer_trtllm", "sm_103"): ("supported", None, "family(100)"),
+    ("flashinfer_cutlass", "sm_110"): ("rejected", None, "flashinfer_cutlass_moe.py:125 SM110 excluded"),
+    ("flashinfer_cutlass", "sm_121"): ("supported", None, "family(120)"),
+    ("b12x", "sm_121"): ("supported", None, "b12x_moe.py:338 family(120) and _has_b12x()"),
+    ("b12x", "sm_100"): ("rejected", None, "b12x_moe.py:338"),
+    ("auto", "sm_120"): ("supported", "b12x", "oracle/nvfp4.py:168 B12X first"),
+    ("auto", "sm_100"): ("supported", "flashinfer_trtllm", "second candidate"),
+    ("auto", "sm_90"): ("supported", "flashinfer_cutlass", "is_device_capability(90)"),
+}
+
+
+def audit(binary, engine, dep):
+    start = time.monotonic()
+    r = subprocess.run([binary, "audit", str(engine), "--with", str(dep), "--targets", TARGETS,
+                        "--format", "json", "-q"], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise SystemExit(f"FAIL archscope exited {r.returncode} on {engine}: {r.stderr}")
+    return json.loads(r.stdout), time.monotonic() - start
+
+
+def check(name, doc, expected):
+    cells = {(c["backend"], c["target"]): c for c in doc["cells"]}
+    failures = 0
+    for key, (verdict, picked, why) in expected.items():
+        c = cells.get(key)
+        ok = c is not None and c["verdict"] == verdict and (picked is None or c.get("picked") == picked)
+        failures += not ok
+        got = "missing" if c is None else f"{c['verdict']} {c.get('picked', '')}"
+        print(f"  {'ok  ' if ok else 'FAIL'} {name} {key[0]} {key[1]}: {got} (expected {verdict} {picked or ''}; {why})")
+    unresolved = [p["name"] for p in doc["predicates"] if p["condition"].startswith("unknown(")]
+    print(f"  {name}: {len(doc['predicates'])} predicates, {len(unresolved)} not resolved: {unresolved}")
+    return failures
+
+
+def main():
+    corpus = os.environ.get("ARCHSCOPE_CORPUS")
+    if not corpus:
+        print("SKIP corpus/real-engines: ARCHSCOPE_CORPUS is not set (see tests/corpus/test_corpus.py)")
+        return 77
+    root, binary = pathlib.Path(corpus), sys.argv[1]
+    failures = 0
+    for name, engine, dep, expected in [("sglang", "sglang", "flashinfer-0.6.14", SGLANG),
+                                        ("vllm", "vllm", "flashinfer-0.6.11.post2", VLLM)]:
+        if not (root / engine).is_dir() or not (root / dep).is_dir():
+            print(f"SKIP corpus/real-engines: {root / engine} or {root / dep} is missing")
+            return 77
+        doc, seconds = audit(binary, root / engine, root / dep)
+        print(f"{name}: audited in {seconds:.2f} s")
+        failures += check(name, doc, expected)
+    print(f"{'PASS' if not failures else 'FAIL'} corpus/real-engines: {failures} cells differ")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
