@@ -90,7 +90,12 @@ bool namesHardware(const std::string &name) {
 /// its definition turns out to read the device capability.
 bool looksLikePredicate(const std::string &name) {
   static const std::regex boolish(R"(^_?(is|has|supports?|can)_\w+$|^\w+_supported$)");
-  return namesHardware(name) || std::regex_match(name, boolish);
+  std::string_view n = name;
+  if (!n.empty() && n[0] == '_') n.remove_prefix(1);
+  bool plausible = n.starts_with("is_") || n.starts_with("has_") || n.starts_with("support") ||
+                   n.starts_with("use_") || n.starts_with("enable_") || n.starts_with("check_") ||
+                   n.starts_with("can_") || n.ends_with("_supported");
+  return plausible && (namesHardware(name) || std::regex_match(name, boolish)); // cheap test first
 }
 
 bool mentionsHardware(const std::string &text) {
@@ -126,9 +131,10 @@ bool definesPredicate(const std::string &text) {
     while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
     if (end > 3) {
       std::string name(line.substr(0, end));
+      if (!looksLikePredicate(name)) { pos = eol + 1; continue; }
       if (namesHardware(name)) return true;
       // Other boolean-sounding names only where the file reads the hardware.
-      if (looksLikePredicate(name) && mentionsHardware(text)) return true;
+      if (mentionsHardware(text)) return true;
     }
     pos = eol + 1;
   }
@@ -407,11 +413,11 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
 /// ARCHSCOPE_TIMING=1 prints how long each phase took.
 class PhaseTimer {
 public:
-  void lap(const char *phase) {
+  void lap(const char *phase, size_t parsed) {
     auto now = std::chrono::steady_clock::now();
     if (enabled_)
-      std::fprintf(stderr, "archscope: timing: %-10s %.3f s\n", phase,
-                   std::chrono::duration<double>(now - last_).count());
+      std::fprintf(stderr, "archscope: timing: %-10s %.3f s, %zu modules parsed so far\n", phase,
+                   std::chrono::duration<double>(now - last_).count(), parsed);
     last_ = now;
   }
 
@@ -429,6 +435,26 @@ void readAllFiles(ModuleIndex &index) {
   llvm::parallelFor(0, all.size(), [&](size_t i) { all[i].first->read(*all[i].second); });
 }
 
+/// Parses the profile's scope and entry modules on all cores before the
+/// (serial) walk needs them.
+void prefetchDispatchCode(ModuleIndex &index, const QuantProfile &quant) {
+  using FileRef = std::pair<const SourceTree *, const SourceFile *>;
+  std::vector<FileRef> batch;
+  auto addModule = [&](const std::string &name) {
+    for (const auto &tree : index.trees())
+      if (const SourceFile *f = tree.byModule(name)) { batch.push_back({&tree, f}); return true; }
+    return false;
+  };
+  for (const auto &spec : quant.scope)
+    for (const auto &tree : index.trees())
+      if (const SourceFile *f = tree.byRelPath(spec.file)) batch.push_back({&tree, f});
+  for (const auto &[backend, entries] : quant.entries)
+    for (std::string mod : entries)
+      for (auto dot = mod.rfind('.'); !addModule(mod) && dot != std::string::npos; dot = mod.rfind('.'))
+        mod = mod.substr(0, dot);
+  index.prefetch(batch); // (their import closures are far larger than what the walk reads)
+}
+
 } // namespace
 
 ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant) {
@@ -437,17 +463,18 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   Interpreter in(index, vocab);
   PhaseTimer timer;
   readAllFiles(index);
-  timer.lap("read");
+  timer.lap("read", index.parsedCount());
   r.backends = catalogBackends(index, in, r.facts);
   r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
-  timer.lap("backends");
+  timer.lap("backends", index.parsedCount());
+  prefetchDispatchCode(index, quant);
   collectPredicates(index, in, r.facts);
-  timer.lap("predicates");
+  timer.lap("predicates", index.parsedCount());
   FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
   walkScopes(index, in, quant, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
   readOracle(index, in, quant, r.backends, r.facts);
-  timer.lap("dispatch");
+  timer.lap("dispatch", index.parsedCount());
   for (const auto &tree : index.trees())
     for (auto &w : tree.warnings()) r.facts.warnings.push_back(w);
   for (auto &w : index.warnings()) r.facts.warnings.push_back(w);

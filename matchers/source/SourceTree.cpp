@@ -4,12 +4,13 @@
 
 #include "model/Errors.h"
 
+#include <llvm/Support/ConvertUTF.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -21,19 +22,6 @@ const std::set<std::string> kSkippedDirs = {
     ".git", ".hg", "node_modules", "__pycache__", ".tox", ".venv", "venv", "build",
     "dist", "3rdparty", "third_party", "thirdparty", "docs", "docs_new", "benchmark",
     "benchmarks", "tests", "test", "examples", ".mypy_cache", ".pytest_cache", "site-packages-cache"};
-
-bool validUtf8(const std::string &s) {
-  size_t i = 0, n = s.size();
-  while (i < n) {
-    unsigned char c = s[i];
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (!len || i + len > n) return false;
-    for (int k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    i += len;
-  }
-  return true;
-}
 
 bool isIdentifier(const std::string &s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -181,19 +169,23 @@ std::optional<std::string> readChecked(const SourceFile &file, std::vector<std::
                        std::to_string(SourceTree::kMaxFileBytes) + "-byte limit");
     return std::nullopt;
   }
-  std::ifstream in(file.path, std::ios::binary);
+  std::string text(size, '\0');
+  std::FILE *in = std::fopen(file.path.c_str(), "rb");
   if (!in) {
     warnings.push_back(file.path + ": skipped: cannot open for reading");
     return std::nullopt;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
+  text.resize(std::fread(text.data(), 1, size, in));
+  std::fclose(in);
   if (text.find('\0') != std::string::npos) {
     warnings.push_back(file.path + ": skipped: binary file (contains NUL bytes)");
     return std::nullopt;
   }
-  if (!validUtf8(text)) {
+  // Source is mostly ASCII: validate from the first non-ASCII byte on.
+  auto first = std::find_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data()) + (first - text.begin());
+  const auto *end = reinterpret_cast<const llvm::UTF8 *>(text.data()) + text.size();
+  if (begin != end && !llvm::isLegalUTF8String(&begin, end)) {
     warnings.push_back(file.path + ": skipped: not valid UTF-8");
     return std::nullopt;
   }
