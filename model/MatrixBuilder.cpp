@@ -107,7 +107,9 @@ public:
       if (g->cond.eval(e) == Tri::False) {
         d.verdict = Verdict::CrashRisk;
         d.reason = "the kernel's allow-list excludes " + t.name() + " but nothing enforces it";
+        for (auto *r : routes) append(d.evidence, *r, "dispatch branch taken", e);
         append(d.evidence, *g, "excludes " + t.name() + "; declared, never checked", e);
+        dedupe(d.evidence);
         return d;
       }
     }

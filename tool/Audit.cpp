@@ -167,8 +167,9 @@ AuditResult runAudit(const Options &opts) {
   std::vector<TreeInfo> infos;
   for (const auto &t : trees) {
     result.filesListed += t.files().size();
+    bool bundled = opts.path.empty(); // the example lives in archscope's own checkout
     TreeInfo info{t.role(), t.root(), fs::path(t.root()).filename().string(), treeVersion(t.root()),
-                  gitRevision(t.root()), ""};
+                  bundled ? "" : gitRevision(t.root()), ""};
     if (t.role() == "engine") info.profile = profile.id;
     infos.push_back(info);
   }
