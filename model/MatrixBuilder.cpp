@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <regex>
 #include <set>
 
 namespace archscope {
@@ -32,6 +33,12 @@ struct Decision {
   std::string reason;
   std::vector<Evidence> evidence;
 };
+
+/// Whether an opaque atom's text talks about the hardware itself.
+bool namesHardware(const std::string &text) {
+  static const std::regex re(R"((blackwell|hopper|ampere|capability|(^|\W|_)sm_?\d|arch\b))", std::regex::icase);
+  return std::regex_search(text, re);
+}
 
 bool appliesTo(const GuardFact &g, const std::string &backend) {
   return g.backend.empty() || g.backend == backend;
@@ -110,6 +117,21 @@ public:
         for (auto *r : routes) append(d.evidence, *r, "dispatch branch taken", e);
         append(d.evidence, *g, "excludes " + t.name() + "; declared, never checked", e);
         dedupe(d.evidence);
+        return d;
+      }
+    }
+    // A raise guarded by the hardware that stays undecided because of an
+    // atom that itself names the hardware (`get_platform().is_blackwell`)
+    // leaves the cell undecided: saying supported would be a guess.
+    for (const auto &g : facts_.guards) {
+      if (g.kind != Kind::Reject || !appliesTo(g, b) || !g.cond.readsHardware() ||
+          g.cond.eval(e) != Tri::Unknown)
+        continue;
+      for (const auto &a : g.cond.opaqueAtoms()) {
+        if (!namesHardware(a.text)) continue;
+        d.verdict = Verdict::Unknown;
+        d.reason = "a guard on " + t.name() + " depends on " + a.text + ", which archscope cannot resolve";
+        append(d.evidence, g, "undecided: " + a.text, e);
         return d;
       }
     }

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -85,6 +86,18 @@ std::string treeVersion(const fs::path &root) {
   return "";
 }
 
+/// A checkout path from a profile ("python/sglang/srt/x.py") inside this
+/// tree, which may be the checkout or an installed package folder where the
+/// same file is "sglang/srt/x.py". Returns "" when absent.
+std::string resolveTreePath(const fs::path &root, const std::string &rel) {
+  std::error_code ec;
+  if (fs::exists(root / rel, ec)) return rel;
+  for (const char *prefix : {"python/", "src/"})
+    if (rel.rfind(prefix, 0) == 0 && fs::exists(root / rel.substr(strlen(prefix)), ec))
+      return rel.substr(strlen(prefix));
+  return "";
+}
+
 Profile chooseProfile(const Options &opts, const std::string &dataDir, const fs::path &engineRoot) {
   if (!opts.profile.empty()) return Profile::load(opts.profile);
   std::error_code ec;
@@ -92,11 +105,15 @@ Profile chooseProfile(const Options &opts, const std::string &dataDir, const fs:
   for (const auto &e : fs::directory_iterator(fs::path(dataDir) / "profiles", ec))
     if (e.path().extension() == ".yaml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const auto &f : files) {
-    Profile p = Profile::load(f.string());
+  std::vector<Profile> profiles;
+  for (const auto &f : files) profiles.push_back(Profile::load(f.string()));
+  // Engines (profiles that pin a dependency) before libraries: a site-packages
+  // folder holding SGLang and FlashInfer is an SGLang install.
+  std::stable_sort(profiles.begin(), profiles.end(),
+                   [](const Profile &a, const Profile &b) { return !a.pins.empty() && b.pins.empty(); });
+  for (const auto &p : profiles)
     for (const auto &d : p.detectFiles)
-      if (fs::exists(engineRoot / d, ec)) return p;
-  }
+      if (!resolveTreePath(engineRoot, d).empty()) return p;
   return Profile::generic();
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/python/FactSink.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace archscope::py {
@@ -55,6 +56,8 @@ void FactSink::raised(const Condition &reach, Module &m, TSNode site) {
 
 void FactSink::selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) {
   if (reach.isFalse() || backend == "auto") return;
+  if (!backends_.empty() && std::find(backends_.begin(), backends_.end(), backend) == backends_.end())
+    return; // a string assigned to a variable named like a selector, not a backend
   facts_.dispatched.insert(backend); // what auto picks is reachable
   auto ev = evidenceAt(m, site, "selects " + backend);
   if (seen("S" + ev.path + std::to_string(ev.line) + reach.str())) return;

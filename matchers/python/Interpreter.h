@@ -76,6 +76,12 @@ public:
   const Vocabulary &vocab() const { return vocab_; }
 
   static constexpr int kMaxDepth = 6;
+  /// Statements one top-level walk may interpret before calls turn opaque:
+  /// keeps huge call graphs (a whole package in generic mode) linear.
+  static constexpr long kStepBudget = 20000;
+  void resetBudget() { steps_ = kStepBudget; }
+  bool spend() { return --steps_ > 0; }
+  bool budgetLeft() const { return steps_ > 0; }
 
   /// Branch conditions enclosing the statement being walked (across calls).
   struct GuardSite {
@@ -106,6 +112,8 @@ private:
   std::map<const void *, Value> callCache_;   ///< zero-argument calls without a sink
   std::vector<ClassRef> backendClasses_;
   std::vector<GuardSite> activeGuards_;
+  std::map<std::string, Value> pureCallCache_; ///< sink-less calls by function and arguments
+  long steps_ = kStepBudget;
 };
 
 /// Kind of an undecidable expression, from its text: env, package, version, config.

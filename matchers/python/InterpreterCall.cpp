@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/Interpreter.h"
 
+#include <cstdint>
 #include <regex>
 #include <set>
 
@@ -57,6 +58,27 @@ bool isPackageProbe(const std::string &name) {
   static const std::regex probe(R"(^_?(has_\w+|is_\w+_available|\w+_available|find_spec)$)");
   static const std::regex hardware(R"((capability|sm_?\d|arch|blackwell|hopper|ampere|cuda_version))");
   return std::regex_match(name, probe) && !std::regex_search(name, hardware);
+}
+
+/// A short key for an argument value; values that print alike are treated alike.
+std::string callKey(const Value &v) {
+  std::string k = std::to_string(int(v.kind)) + ":";
+  switch (v.kind) {
+  case Value::Kind::Int: return k + std::to_string(v.i);
+  case Value::Kind::Bool: return k + v.cond.str();
+  case Value::Kind::Sym: {
+    for (long c : v.lin.coef) k += std::to_string(c) + ",";
+    return k + std::to_string(v.lin.constant) + (v.symIsString ? "s" : "");
+  }
+  case Value::Kind::Tuple:
+    for (const auto &item : v.items) k += callKey(item) + ";";
+    return k;
+  case Value::Kind::Func: case Value::Kind::Partial:
+    return k + std::to_string(reinterpret_cast<uintptr_t>(v.func.def.id)) + v.name;
+  case Value::Kind::Class: case Value::Kind::Instance:
+    return k + std::to_string(reinterpret_cast<uintptr_t>(v.cls.def.id));
+  default: return k + v.text + "|" + v.name;
+  }
 }
 
 } // namespace
@@ -194,21 +216,26 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     std::string fname(callee.func.mod->parsed->text(field(callee.func.def, "name")));
     Value v = builtinCall(fname, args, kwargs, text, handled);
     if (handled) return v;
-    if (caller.depth >= kMaxDepth) return Value::unknown(text);
+    if (caller.depth >= kMaxDepth || !budgetLeft()) return Value::unknown(text);
     FlowSink *sink = caller.depth < 3 ? caller.sink : nullptr;
-    bool cacheable = !sink && args.empty() && kwargs.empty() && !callee.self;
-    const void *key = callee.func.def.id;
-    if (cacheable) {
-      if (auto it = callCache_.find(key); it != callCache_.end()) return it->second;
-      if (inProgress_.count(key)) return Value::unknown(text);
-      inProgress_.insert(key);
+    // Without a sink a call's value depends only on the function and its
+    // arguments: interpret each distinct call once.
+    std::string key;
+    if (!sink) {
+      key = std::to_string(reinterpret_cast<uintptr_t>(callee.func.def.id)) + "|" +
+            (callee.self ? callKey(*callee.self) : "");
+      for (const auto &a : args) key += "|" + callKey(a);
+      for (const auto &[k, v] : kwargs) key += "|" + k + "=" + callKey(v);
+      if (auto it = pureCallCache_.find(key); it != pureCallCache_.end()) return it->second;
+      if (inProgress_.count(callee.func.def.id)) return Value::unknown(text); // recursion
+      inProgress_.insert(callee.func.def.id);
     }
     Value r = walkFunction(callee.func, std::move(args), std::move(kwargs), caller.reach, sink,
                            caller.depth + 1, callee.self.get());
     if (r.is(K::Unknown) && r.text.empty()) r.text = text;
-    if (cacheable) {
-      inProgress_.erase(key);
-      callCache_[key] = r;
+    if (!sink) {
+      inProgress_.erase(callee.func.def.id);
+      pureCallCache_[key] = r;
     }
     return r;
   }

@@ -72,7 +72,7 @@ public:
 
   void block(TSNode node) {
     for (TSNode stmt : namedChildren(node)) {
-      if (f_.reach.isFalse()) return;
+      if (f_.reach.isFalse() || !in_.spend()) return;
       statement(stmt);
     }
   }

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -164,6 +165,7 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
       for (const auto &[name, b] : m->symbols) {
         if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::Class || !looksLikePredicate(name))
           continue;
+        in.resetBudget();
         Value v = in.resolveName(m, name);
         if (needsArguments(b.kind == Binding::Kind::Function ? m : v.func.mod, v)) continue;
         Frame frame{m, {}, 0, nullptr};
@@ -181,10 +183,20 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
   }
 }
 
+/// A profile path ("python/sglang/srt/x.py") in a tree: as written, or without
+/// its python/ or src/ prefix, as in an installed package folder.
+const SourceFile *findProfileFile(const SourceTree &tree, const std::string &file) {
+  if (const SourceFile *f = tree.byRelPath(file)) return f;
+  for (const char *prefix : {"python/", "src/"})
+    if (file.rfind(prefix, 0) == 0)
+      if (const SourceFile *f = tree.byRelPath(file.substr(std::strlen(prefix)))) return f;
+  return nullptr;
+}
+
 /// Finds a file of a scope spec in the engine tree, then in the others.
 Module *scopeModule(ModuleIndex &index, const std::string &file) {
   for (const auto &tree : index.trees())
-    if (const SourceFile *f = tree.byRelPath(file)) return index.moduleForFile(tree, *f);
+    if (const SourceFile *f = findProfileFile(tree, file)) return index.moduleForFile(tree, *f);
   return nullptr;
 }
 
@@ -223,14 +235,22 @@ std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::strin
   return out;
 }
 
-/// Without a profile scope: every engine module that handles a backend
-/// selection (mentions "backend"), in path order; enum definitions aside.
-std::vector<ScopeSpec> genericScope(ModuleIndex &index, Facts &facts) {
+/// Without a profile: every engine module that names a backend enum found by
+/// the catalogue, or talks of a backend and of the device capability; in path
+/// order.
+std::vector<ScopeSpec> genericScope(ModuleIndex &index, Interpreter &in) {
+  std::vector<std::string> enums;
+  for (const auto &cls : in.backendClasses()) enums.push_back(in.className(cls));
   std::vector<ScopeSpec> out;
   const SourceTree &engine = index.trees()[0];
   for (const auto &f : engine.files()) {
-    auto text = engine.read(f);
-    if (text && text->find("backend") != std::string::npos) out.push_back({f.relPath, ""});
+    const std::string *text = engine.read(f);
+    if (!text) continue;
+    bool names = std::any_of(enums.begin(), enums.end(),
+                             [&](const std::string &e) { return text->find(e) != std::string::npos; });
+    bool talks = text->find("backend") != std::string::npos &&
+                 (text->find("capability") != std::string::npos || text->find("is_sm") != std::string::npos);
+    if (names || talks) out.push_back({f.relPath, ""});
   }
   return out;
 }
@@ -251,8 +271,10 @@ void runSelectingStagesFirst(Facts &facts, size_t firstFact) {
 
 void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
                 Facts &facts) {
-  bool generic = quant.scope.empty();
-  std::vector<ScopeSpec> scope = generic ? genericScope(index, facts) : quant.scope;
+  // A profile with entries but no scope (a library audited alone) walks only
+  // its entries; with neither, the generic scope applies.
+  bool generic = quant.scope.empty() && quant.entries.empty() && quant.kernelMap.empty();
+  std::vector<ScopeSpec> scope = generic ? genericScope(index, in) : quant.scope;
   size_t firstFact = facts.guards.size();
   for (size_t stage = 0; stage < scope.size(); ++stage) {
     const auto &spec = scope[stage];
@@ -268,7 +290,12 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
       Value self;
       self.kind = Value::Kind::Instance;
       self.cls = fn.owner;
+      in.resetBudget();
       in.walkFunction(fn, {}, {}, Condition::truth(), &sink, 0, fn.owner.valid() ? &self : nullptr);
+      if (!in.budgetLeft())
+        facts.warnings.push_back(evidenceAt(*fn.mod, fn.def).path + ": the walk of '" +
+                                 std::string(fn.mod->parsed->text(field(fn.def, "name"))) +
+                                 "' hit the analysis budget; calls past it count as unknown");
     }
   }
   if (generic) runSelectingStagesFirst(facts, firstFact);
@@ -327,6 +354,7 @@ void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
       facts.dispatched.insert(backend);
       sink.setStage(1000, tree);
       sink.setBackend(backend);
+      in.resetBudget();
       in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1,
                       self.cls.valid() ? &self : nullptr);
       sink.setBackend("");
@@ -447,7 +475,7 @@ void prefetchDispatchCode(ModuleIndex &index, const QuantProfile &quant) {
   };
   for (const auto &spec : quant.scope)
     for (const auto &tree : index.trees())
-      if (const SourceFile *f = tree.byRelPath(spec.file)) batch.push_back({&tree, f});
+      if (const SourceFile *f = findProfileFile(tree, spec.file)) batch.push_back({&tree, f});
   for (const auto &[backend, entries] : quant.entries)
     for (std::string mod : entries)
       for (auto dot = mod.rfind('.'); !addModule(mod) && dot != std::string::npos; dot = mod.rfind('.'))

@@ -111,6 +111,20 @@ class BadInput(unittest.TestCase):
         self.assertEqual(cells[("gen", "sm_100")], "supported")
         self.assertEqual(cells[("gen", "sm_120")], "rejected")
 
+    def test_installed_packages_folder(self):
+        # A site-packages folder: engine and kernel library side by side, with dist-info.
+        src = pathlib.Path(__file__).resolve().parent.parent / "python" / "decorator_allowlist"
+        shutil.copytree(src / "engine" / "eng", pathlib.Path(self.dir) / "eng")
+        shutil.copytree(src / "lib" / "kern", pathlib.Path(self.dir) / "kern")
+        make_tree(self.dir, {"eng-0.1.dist-info/METADATA": "Name: eng\nVersion: 0.1\n",
+                             "kern-2.0.dist-info/METADATA": "Name: kern\nVersion: 2.0\n"})
+        r = run("audit", self.dir, "--targets", "sm_100,sm_120", "--format", "json", "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cells = {(c["backend"], c["target"]): c["verdict"] for c in json.loads(r.stdout)["cells"]}
+        self.assertEqual(cells[("gen", "sm_120")], "crash-risk")
+        self.assertEqual(cells[("checked", "sm_120")], "rejected")
+        self.assertEqual(cells[("gen", "sm_100")], "supported")
+
     def test_malformed_profile_names_file_and_line(self):
         make_tree(self.dir, ENGINE)
         profile = pathlib.Path(self.dir) / "profile.yaml"
