@@ -186,6 +186,17 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
 Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
                              std::map<std::string, Value> kwargs, Frame &caller, const std::string &text) {
   using K = Value::Kind;
+  // f(a if c else b) is (f(a) if c else f(b)).
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is(K::Choice)) continue;
+    Value choice = args[i];
+    auto first = args, second = args;
+    first[i] = choice.items[0];
+    second[i] = choice.items[1];
+    Value a = callValue(callee, first, kwargs, caller, text), b = callValue(callee, second, kwargs, caller, text);
+    if (a.is(K::Bool) || b.is(K::Bool)) return Value::boolean((choice.cond && toCond(a)) || (!choice.cond && toCond(b)));
+    return Value::unknown(text);
+  }
   bool handled = false;
   switch (callee.kind) {
   case K::Wrapper:

@@ -232,7 +232,11 @@ Value Interpreter::evalExpr(TSNode node, Frame &f) {
     if (c.isFalse()) return evalExpr(kids[2], f);
     Value a = evalExpr(kids[0], f), b = evalExpr(kids[2], f);
     if (a.is(K::Bool) && b.is(K::Bool)) return Value::boolean((c && a.cond) || (!c && b.cond));
-    return Value::unknown(text);
+    Value choice = Value::tuple({a, b}); // distributed over by comparisons and calls
+    choice.kind = K::Choice;
+    choice.cond = c;
+    choice.text = text;
+    return choice;
   }
   if (t == "unary_operator") {
     Value v = evalExpr(field(node, "argument"), f);
@@ -419,6 +423,10 @@ Value Interpreter::evalComparison(TSNode node, Frame &f) {
 
 Condition Interpreter::compare(const Value &a, const std::string &op, const Value &b, const std::string &text) {
   using K = Value::Kind;
+  if (a.is(K::Choice))
+    return (a.cond && compare(a.items[0], op, b, text)) || (!a.cond && compare(a.items[1], op, b, text));
+  if (b.is(K::Choice))
+    return (b.cond && compare(a, op, b.items[0], text)) || (!b.cond && compare(a, op, b.items[1], text));
   if (op == "in" || op == "not in") {
     if (!b.is(K::Tuple)) {
       if (a.is(K::Str) && b.is(K::Str)) {

@@ -171,6 +171,7 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
         Frame frame{m, {}, 0, nullptr};
         if (v.is(Value::Kind::Func) || v.is(Value::Kind::Partial))
           v = in.callValue(v, {}, {}, frame, name + "()");
+        if (v.is(Value::Kind::None)) continue; // a checker that raises, not a predicate
         bool hardware = v.is(Value::Kind::Bool) && v.cond.readsHardware();
         if (!hardware && !namesHardware(name)) continue; // about packages, flags, shapes
         PredicateFact p;

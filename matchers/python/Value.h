@@ -45,6 +45,7 @@ struct Value {
     EnumMember, ///< `text` is the normalized value, `name` the member
     Backend,    ///< the selected backend (symbolic)
     Quant,      ///< the quantization flag (symbolic)
+    Choice,     ///< `a if cond else b` of non-boolean values: items[0] if cond, else items[1]
   } kind = Kind::Unknown;
 
   Condition cond = Condition::unknown("");
