@@ -1,6 +1,7 @@
 //===--- Condition.cpp - construction, folding and evaluation -----------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "model/Condition.h"
+#include "model/ConditionNode.h"
 
 #include <algorithm>
 #include <functional>
@@ -9,12 +10,6 @@
 
 namespace archscope {
 
-struct Condition::Node {
-  enum class Op { True, False, Unknown, Atom, Not, And, Or } op;
-  Atom atom;
-  std::vector<Condition> kids;
-  std::string why; ///< Unknown: the reason
-};
 
 Tri triNot(Tri a) { return a == Tri::True ? Tri::False : a == Tri::False ? Tri::True : Tri::Unknown; }
 Tri triAnd(Tri a, Tri b) {

@@ -94,6 +94,14 @@ public:
   /// Readable text, cut after a few hundred characters.
   std::string str() const;
 
+  /// Flat, shared-node form for the facts cache: each node is one record
+  /// line; `encode` returns the record index of this condition's root.
+  size_t encode(std::vector<std::string> &records,
+                std::map<const void *, size_t> &ids) const;
+  /// Rebuilds the condition of record `root`; nullopt on a malformed table.
+  static std::optional<Condition> decode(const std::vector<std::string> &records, size_t root,
+                                         std::map<size_t, Condition> &built);
+
   struct Node;
   explicit Condition(std::shared_ptr<const Node> n) : node_(std::move(n)) {}
   const Node &node() const { return *node_; }

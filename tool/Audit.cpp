@@ -5,12 +5,16 @@
 #include "matchers/python/PythonExtractor.h"
 #include "model/ArchTable.h"
 #include "model/Errors.h"
+#include "model/FactsCache.h"
 #include "model/MatrixBuilder.h"
 #include "model/Profile.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <llvm/Support/Parallel.h>
+#include <llvm/Support/xxhash.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -151,6 +155,40 @@ void checkPins(const Profile &profile, const fs::path &engineRoot, std::vector<T
   }
 }
 
+/// Where extracted facts are kept: $ARCHSCOPE_CACHE_DIR, $XDG_CACHE_HOME/archscope
+/// or ~/.cache/archscope ("" when none can be named: no caching).
+std::string factsCacheDir() {
+  if (const char *d = std::getenv("ARCHSCOPE_CACHE_DIR"); d && *d) return d;
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/archscope";
+  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/archscope";
+  return "";
+}
+
+/// A hash of everything the extraction reads: every file's path and text,
+/// the profile, the quant, and this archscope binary itself.
+std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &profile, const QuantProfile &quant) {
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> files;
+  for (const auto &t : trees)
+    for (const auto &f : t.files()) files.push_back({&t, &f});
+  std::vector<uint64_t> hashes(files.size());
+  llvm::parallelFor(0, files.size(), [&](size_t i) {
+    const std::string *text = files[i].first->read(*files[i].second);
+    hashes[i] = llvm::xxh3_64bits(files[i].second->path + '\0' + (text ? *text : std::string("\x01unreadable")));
+  });
+  std::string all = "archscope-facts-v1\0" + profile.id + '\0' + readSmall(profile.path) + '\0' + quant.name;
+  std::error_code ec;
+  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    all += exe.string() + std::to_string(fs::file_size(exe, ec));
+    all += std::to_string(fs::last_write_time(exe, ec).time_since_epoch().count());
+  }
+  for (const auto &t : trees) all += t.role() + t.root() + '\0';
+  for (uint64_t h : hashes) all.append(reinterpret_cast<const char *>(&h), sizeof h);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(llvm::xxh3_64bits(all)));
+  return hex;
+}
+
 } // namespace
 
 AuditResult runAudit(const Options &opts) {
@@ -193,8 +231,18 @@ AuditResult runAudit(const Options &opts) {
   std::vector<std::string> warnings; // tree scan and read warnings come with the facts
   checkPins(profile, engineRoot, infos, warnings);
 
-  py::ModuleIndex index(std::move(trees));
-  auto extracted = py::extractPython(index, profile, *quant);
+  std::string cacheDir = opts.noCache ? "" : factsCacheDir();
+  std::string key = cacheDir.empty() ? "" : extractionKey(trees, profile, *quant);
+  py::ExtractResult extracted;
+  if (auto cached = key.empty() ? std::nullopt : loadFacts(cacheDir, key)) {
+    extracted.facts = std::move(cached->facts);
+    extracted.backends = std::move(cached->backends);
+    result.fromCache = true;
+  } else {
+    py::ModuleIndex index(std::move(trees));
+    extracted = py::extractPython(index, profile, *quant);
+    if (!key.empty()) storeFacts(cacheDir, key, {extracted.facts, extracted.backends});
+  }
   if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact
     static const char *kinds[] = {"reject", "select", "route", "support", "declared"};
     for (const auto &g : extracted.facts.guards)

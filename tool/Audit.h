@@ -11,6 +11,7 @@ struct AuditResult {
   std::string profileId;
   size_t filesListed = 0;
   size_t modulesParsed = 0;
+  bool fromCache = false;
 };
 
 /// Runs the whole pipeline; throws ArchscopeError for bad input.

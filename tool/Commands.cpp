@@ -49,7 +49,9 @@ int audit(const Options &opts) {
   if (!opts.quiet && opts.format == "text") {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cerr << "archscope: profile " << r.profileId << ", " << r.filesListed << " Python files listed, "
-              << r.modulesParsed << " parsed, " << std::fixed;
+              << (r.fromCache ? std::string("unchanged: facts from the cache")
+                              : std::to_string(r.modulesParsed) + " parsed")
+              << ", " << std::fixed;
     std::cerr.precision(2);
     std::cerr << s << " s\n";
   }

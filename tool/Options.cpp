@@ -33,6 +33,8 @@ options:
   --cuda VERSION        CUDA toolkit assumed for version checks (default 13.0)
   --color, --no-color   force colour on or off (default: on for a terminal)
   -q, --quiet           no progress or warnings on standard error
+  --no-cache            re-extract even if the trees are unchanged (the cache
+                        lives in $ARCHSCOPE_CACHE_DIR, else ~/.cache/archscope)
   -h, --help            this help
   --version             archscope's version
 
@@ -80,6 +82,7 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "--color") opts.color = true;
     else if (a == "--no-color") opts.color = false;
     else if (a == "-q" || a == "--quiet") opts.quiet = true;
+    else if (a == "--no-cache") opts.noCache = true;
     else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
     else positional.push_back(a);
   }

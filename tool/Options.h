@@ -20,6 +20,7 @@ struct Options {
   std::string explainBackend, explainTarget;
   bool color = false;
   bool quiet = false;
+  bool noCache = false;
 };
 
 /// Parses argv; throws a usage error with the reason. Returns false when

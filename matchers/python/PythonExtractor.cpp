@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <thread>
 
 namespace archscope::py {
 namespace {
@@ -493,17 +494,26 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   PhaseTimer timer;
   readAllFiles(index);
   timer.lap("read", index.parsedCount());
+  // The predicate table is independent of dispatch: it runs beside it, with
+  // its own interpreter over the shared (thread-safe) module index.
+  Facts predicateFacts;
+  std::thread predicates([&] {
+    Interpreter own(index, vocab);
+    collectPredicates(index, own, predicateFacts);
+  });
   r.backends = catalogBackends(index, in, r.facts);
   r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
   timer.lap("backends", index.parsedCount());
   prefetchDispatchCode(index, quant);
-  collectPredicates(index, in, r.facts);
-  timer.lap("predicates", index.parsedCount());
   FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
   walkScopes(index, in, quant, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
   readOracle(index, in, quant, r.backends, r.facts);
   timer.lap("dispatch", index.parsedCount());
+  predicates.join();
+  timer.lap("predicates", index.parsedCount());
+  r.facts.predicates = std::move(predicateFacts.predicates);
+  for (auto &w : predicateFacts.warnings) r.facts.warnings.push_back(std::move(w));
   for (const auto &tree : index.trees())
     for (auto &w : tree.warnings()) r.facts.warnings.push_back(w);
   for (auto &w : index.warnings()) r.facts.warnings.push_back(w);

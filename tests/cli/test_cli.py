@@ -149,6 +149,41 @@ def re_escape(s):
     return re.escape(s)
 
 
+class Cache(unittest.TestCase):
+    def test_unchanged_tree_comes_from_the_cache_and_a_change_invalidates_it(self):
+        tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()
+        make_tree(tree, ENGINE)
+        env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
+        audit = [BINARY, "audit", tree, "--targets", "sm_100,sm_120", "--format", "json"]
+        first = subprocess.run(audit, capture_output=True, text=True, env=env)
+        second = subprocess.run(audit, capture_output=True, text=True, env=env)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertEqual(first.stdout, second.stdout)
+        self.assertTrue(any(name.endswith(".facts") for name in os.listdir(cache)))
+        text = subprocess.run(audit[:-2], capture_output=True, text=True, env=env)
+        self.assertIn("facts from the cache", text.stderr)
+        fresh = subprocess.run(audit[:-2] + ["--no-cache"], capture_output=True, text=True, env=env)
+        self.assertIn("parsed", fresh.stderr)
+        # Loosen the guard: the cached facts must not be reused.
+        moe = pathlib.Path(tree) / "eng" / "moe.py"
+        moe.write_text(moe.read_text().replace("!= 10", "< 10"))
+        changed = subprocess.run(audit, capture_output=True, text=True, env=env)
+        cells = {(c["backend"], c["target"]): c["verdict"] for c in json.loads(changed.stdout)["cells"]}
+        self.assertEqual(cells[("gen", "sm_120")], "supported")
+
+    def test_a_damaged_cache_file_is_ignored(self):
+        tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()
+        make_tree(tree, ENGINE)
+        env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
+        audit = [BINARY, "audit", tree, "--format", "json", "-q"]
+        good = subprocess.run(audit, capture_output=True, text=True, env=env).stdout
+        for name in os.listdir(cache):
+            pathlib.Path(cache, name).write_text("archscope-facts 1\nG\tgarbage\n")
+        again = subprocess.run(audit, capture_output=True, text=True, env=env)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(again.stdout, good)
+
+
 class Outputs(unittest.TestCase):
     def test_default_audit_is_the_bundled_example(self):
         r = run("audit")

@@ -25,3 +25,17 @@ def supports_sm90_or_sm120():
     if major == 9:
         return True
     return major == 12 and minor == 0
+
+
+def version_at_least(version, minimum):
+    raise NotImplementedError  # read as the CUDA toolkit comparison it is
+
+
+# A conditional expression of strings feeds a call: each branch is evaluated.
+# EXPECT-PREDICATE: eng.logic.is_sm12x_with_toolkit true_on=sm_120,sm_121
+def is_sm12x_with_toolkit():
+    major, minor = torch.cuda.get_device_capability()
+    if major != 12:
+        return False
+    min_cuda = "12.9" if minor >= 1 else "12.8"
+    return version_at_least(torch.version.cuda, min_cuda)

@@ -1,0 +1,173 @@
+//===--- FactsCache.cpp - the facts file format ---------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Text, one record a line, tab-separated fields:
+//   archscope-facts 1
+//   C <condition record>            the condition table (ConditionCodec.cpp)
+//   P name  cond  evidence          a predicate
+//   B name  enumClass  evidence     a backend
+//   G kind  cond  reach  backend  order  tree  chain  context
+//   D backend                       a backend with a dispatch site
+//   W warning
+//   R backend                       a matrix row
+// Evidence fields are joined by \x1f, lists by \x1e.
+//===----------------------------------------------------------------------===//
+#include "model/FactsCache.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+namespace archscope {
+namespace {
+
+constexpr const char *kHeader = "archscope-facts 1";
+
+std::string clean(const std::string &s) { // fields never hold separators
+  std::string out = s;
+  for (char &c : out)
+    if (c == '\t' || c == '\n' || c == '\x1e' || c == '\x1f') c = ' ';
+  return out;
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) { out.push_back(cur); cur.clear(); } else cur += c;
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::string encodeEvidence(const Evidence &e) {
+  return clean(e.path) + '\x1f' + std::to_string(e.line) + '\x1f' + std::to_string(e.col) + '\x1f' +
+         clean(e.layer) + '\x1f' + clean(e.snippet) + '\x1f' + clean(e.note);
+}
+
+std::optional<Evidence> decodeEvidence(const std::string &s) {
+  auto f = split(s, '\x1f');
+  if (f.size() != 6) return std::nullopt;
+  return Evidence{f[0], std::stoi(f[1]), std::stoi(f[2]), f[3], f[4], f[5]};
+}
+
+} // namespace
+
+std::string encodeFacts(const CachedFacts &c) {
+  std::vector<std::string> records;
+  std::map<const void *, size_t> ids;
+  std::ostringstream body;
+  for (const auto &p : c.facts.predicates)
+    body << "P\t" << clean(p.name) << '\t' << p.cond.encode(records, ids) << '\t' << encodeEvidence(p.where) << '\n';
+  for (const auto &b : c.facts.backends)
+    body << "B\t" << clean(b.name) << '\t' << clean(b.enumClass) << '\t' << encodeEvidence(b.where) << '\n';
+  for (const auto &g : c.facts.guards) {
+    std::string chain, context;
+    for (const auto &e : g.chain) chain += (chain.empty() ? "" : "\x1e") + encodeEvidence(e);
+    for (const auto &[cond, e] : g.context)
+      context += (context.empty() ? "" : "\x1e") + std::to_string(cond.encode(records, ids)) + '\x1f' +
+                 encodeEvidence(e);
+    body << "G\t" << int(g.kind) << '\t' << g.cond.encode(records, ids) << '\t' << g.reach.encode(records, ids)
+         << '\t' << clean(g.backend) << '\t' << g.order << '\t' << clean(g.tree) << '\t' << chain << '\t'
+         << context << '\n';
+  }
+  for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
+  for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
+  for (const auto &r : c.backends) body << "R\t" << clean(r) << '\n';
+  std::string out = std::string(kHeader) + '\n';
+  for (const auto &r : records) out += "C\t" + r + '\n';
+  return out + body.str();
+}
+
+std::optional<CachedFacts> decodeFacts(const std::string &text) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != kHeader) return std::nullopt;
+  CachedFacts c;
+  std::vector<std::string> records;
+  std::map<size_t, Condition> built;
+  auto cond = [&](const std::string &id) { return Condition::decode(records, std::stoul(id), built); };
+  try {
+    while (std::getline(in, line)) {
+      if (line.size() < 2) return std::nullopt;
+      std::string rest = line.substr(2);
+      auto f = split(rest, '\t');
+      switch (line[0]) {
+      case 'C': records.push_back(rest); break;
+      case 'P': {
+        auto c1 = cond(f.at(1));
+        auto ev = decodeEvidence(f.at(2));
+        if (!c1 || !ev) return std::nullopt;
+        c.facts.predicates.push_back({f[0], *c1, *ev});
+        break;
+      }
+      case 'B': {
+        auto ev = decodeEvidence(f.at(2));
+        if (!ev) return std::nullopt;
+        c.facts.backends.push_back({f[0], f[1], *ev});
+        break;
+      }
+      case 'G': {
+        GuardFact g;
+        g.kind = GuardFact::Kind(std::stoi(f.at(0)));
+        auto c1 = cond(f.at(1)), c2 = cond(f.at(2));
+        if (!c1 || !c2) return std::nullopt;
+        g.cond = *c1;
+        g.reach = *c2;
+        g.backend = f.at(3);
+        g.order = std::stoi(f.at(4));
+        g.tree = f.at(5);
+        if (!f.at(6).empty())
+          for (const auto &e : split(f[6], '\x1e')) {
+            auto ev = decodeEvidence(e);
+            if (!ev) return std::nullopt;
+            g.chain.push_back(*ev);
+          }
+        if (!f.at(7).empty())
+          for (const auto &item : split(f[7], '\x1e')) {
+            auto sep = item.find('\x1f');
+            auto cc = cond(item.substr(0, sep));
+            auto ev = decodeEvidence(item.substr(sep + 1));
+            if (!cc || !ev) return std::nullopt;
+            g.context.push_back({*cc, *ev});
+          }
+        c.facts.guards.push_back(std::move(g));
+        break;
+      }
+      case 'D': c.facts.dispatched.insert(rest); break;
+      case 'W': c.facts.warnings.push_back(rest); break;
+      case 'R': c.backends.push_back(rest); break;
+      default: return std::nullopt;
+      }
+    }
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+  return c;
+}
+
+std::optional<CachedFacts> loadFacts(const std::string &dir, const std::string &key) {
+  std::ifstream in(std::filesystem::path(dir) / (key + ".facts"), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return decodeFacts(ss.str());
+}
+
+void storeFacts(const std::string &dir, const std::string &key, const CachedFacts &c) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  auto final = std::filesystem::path(dir) / (key + ".facts");
+  auto temp = final;
+  temp += ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!out || !(out << encodeFacts(c))) return;
+  }
+  std::filesystem::rename(temp, final, ec);
+  if (ec) std::filesystem::remove(temp, ec);
+}
+
+} // namespace archscope
