@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "model/Condition.h"
 #include "model/ConditionNode.h"
+#include "model/TextRecords.h"
 
 #include <sstream>
 
@@ -15,36 +16,9 @@ namespace archscope {
 
 namespace {
 
-std::string escape(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\n') out += "\\n";
-    else out += c;
-  }
-  return out;
-}
-
-std::string unescape(const std::string &s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\' || i + 1 == s.size()) { out += s[i]; continue; }
-    char n = s[++i];
-    out += n == 't' ? '\t' : n == 'n' ? '\n' : n;
-  }
-  return out;
-}
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) { out.push_back(cur); cur.clear(); } else cur += c;
-  }
-  out.push_back(cur);
-  return out;
-}
+using records::escape;
+using records::split;
+using records::unescape;
 
 std::string linears(const std::vector<Linear> &ls) {
   std::string s;

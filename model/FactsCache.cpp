@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "model/FactsCache.h"
 
+#include "model/TextRecords.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -32,15 +34,7 @@ std::string clean(const std::string &s) { // fields never hold separators
   return out;
 }
 
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) { out.push_back(cur); cur.clear(); } else cur += c;
-  }
-  out.push_back(cur);
-  return out;
-}
+using records::split;
 
 std::string encodeEvidence(const Evidence &e) {
   return clean(e.path) + '\x1f' + std::to_string(e.line) + '\x1f' + std::to_string(e.col) + '\x1f' +

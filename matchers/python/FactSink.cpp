@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/python/FactSink.h"
 
+#include "matchers/python/CapabilityTerms.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -107,9 +109,7 @@ void FactSink::entered(const FuncRef &fn, const Condition &reach) {
     if (list.empty()) return;
     Value ccs = in_.evalExpr(list[0], f);
     if (!ccs.is(Value::Kind::Tuple)) return;
-    Linear sm;
-    sm.coef[int(SymVar::CcMajor)] = 10;
-    sm.coef[int(SymVar::CcMinor)] = 1;
+    Linear sm = smLinear();
     Condition allow = Condition::falsity();
     std::string text = fn.mod->parsed->snippet(ts_node_parent(args->second));
     for (const auto &cc : ccs.items)

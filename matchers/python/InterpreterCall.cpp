@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/Interpreter.h"
 
+#include "matchers/python/CapabilityTerms.h"
+
 #include <cstdint>
 #include <regex>
 #include <set>
@@ -21,18 +23,6 @@ std::string lastComponent(const std::string &dotted) {
   return p == std::string::npos ? dotted : dotted.substr(p + 1);
 }
 
-Value capabilityTuple() {
-  return Value::tuple({Value::sym(Linear::var(SymVar::CcMajor)), Value::sym(Linear::var(SymVar::CcMinor))});
-}
-Linear smLinear() {
-  Linear l;
-  l.coef[int(SymVar::CcMajor)] = 10;
-  l.coef[int(SymVar::CcMinor)] = 1;
-  return l;
-}
-std::vector<Linear> cudaLinear() {
-  return {Linear::var(SymVar::CudaMajor), Linear::var(SymVar::CudaMinor)};
-}
 
 /// `100` -> sm == 100; `(10, 0)` -> (major, minor) == (10, 0).
 Condition capabilityCompare(const Value &arg, CmpOp op, const std::string &text) {

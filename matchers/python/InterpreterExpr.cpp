@@ -2,30 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/python/Interpreter.h"
 
+#include "matchers/python/CapabilityTerms.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
 
 namespace archscope::py {
 namespace {
-
-std::string lastComponent(const std::string &dotted) {
-  auto p = dotted.rfind('.');
-  return p == std::string::npos ? dotted : dotted.substr(p + 1);
-}
-
-Value capabilityTuple() {
-  return Value::tuple({Value::sym(Linear::var(SymVar::CcMajor)), Value::sym(Linear::var(SymVar::CcMinor))});
-}
-Value cudaTuple() {
-  return Value::tuple({Value::sym(Linear::var(SymVar::CudaMajor)), Value::sym(Linear::var(SymVar::CudaMinor))});
-}
-Linear smLinear() {
-  Linear l;
-  l.coef[int(SymVar::CcMajor)] = 10;
-  l.coef[int(SymVar::CcMinor)] = 1;
-  return l;
-}
 
 /// "12.8" -> [12, 8]
 std::optional<std::vector<Linear>> versionOf(const std::string &s) {
