@@ -4,6 +4,7 @@
 
 #include "model/Errors.h"
 #include "tool/Audit.h"
+#include "tool/Guards.h"
 #include "tool/output/Emitters.h"
 
 #include <chrono>
@@ -83,6 +84,12 @@ int explain(const Options &optsIn) {
 
 int runCommand(const Options &opts) {
   if (opts.command == "explain") return explain(opts);
+  if (opts.command == "guards") {
+    std::ostringstream out;
+    int code = runGuards(opts, out);
+    writeOutput(opts, out.str());
+    return code;
+  }
   return audit(opts);
 }
 

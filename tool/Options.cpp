@@ -20,6 +20,9 @@ commands:
                                 checkout or installed package (no PATH: the
                                 bundled example engine)
   explain BACKEND TARGET [PATH] the evidence chain for one cell
+  guards PATH...                which #if branches of CUDA/C++ files each compiler
+                                target compiles (clang preprocessor, per target;
+                                --targets takes build targets: sm_100a,sm_120f)
 
 options:
   --with DIR            a dependency tree (the kernel library the engine calls);
@@ -98,10 +101,15 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     opts.explainBackend = positional[0];
     opts.explainTarget = positional[1];
     if (positional.size() == 3) opts.path = positional[2];
+  } else if (opts.command == "guards") {
+    if (positional.empty()) throw usageError("guards needs at least one file or folder", "e.g. archscope guards csrc/");
+    opts.paths = positional;
   } else {
-    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain (see --help)");
+    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, guards (see --help)");
   }
   static const std::vector<std::string> formats = {"text", "json", "yaml", "markdown"};
+  if (opts.command == "guards" && opts.format != "text" && opts.format != "json")
+    throw usageError("guards writes text or json, not '" + opts.format + "'");
   if (std::find(formats.begin(), formats.end(), opts.format) == formats.end())
     throw usageError("unknown format '" + opts.format + "'", "use text, json, yaml or markdown");
   if (!opts.output.empty()) opts.color = false;

@@ -18,6 +18,7 @@ struct Options {
   std::string cuda;                 ///< assumed toolkit ("" = arch table default)
   std::string dataDir;              ///< arch table and profiles
   std::string explainBackend, explainTarget;
+  std::vector<std::string> paths;   ///< guards: files or folders
   bool color = false;
   bool quiet = false;
   bool noCache = false;

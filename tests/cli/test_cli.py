@@ -149,6 +149,21 @@ def re_escape(s):
     return re.escape(s)
 
 
+class Guards(unittest.TestCase):
+    def test_guards_per_target_as_json(self):
+        cu = pathlib.Path(__file__).resolve().parent.parent / "cuda" / "exact_equality.cu"
+        r = run("guards", str(cu), "--targets", "sm_120a,sm_121a", "--format", "json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        files = json.loads(r.stdout)["files"]
+        first = files[0]["directives"][0]
+        self.assertEqual(first["targets"], {"sm_120a": "taken", "sm_121a": "not-taken"})
+        self.assertEqual(files[0]["missing_includes"], ["cutlass/cutlass.h"])
+        r = run("guards", str(cu), "--targets", "sm_120x")
+        self.assertEqual(r.returncode, 2)
+        r = run("guards", "/nonexistent.cu")
+        self.assertEqual(r.returncode, 3)
+
+
 class Cache(unittest.TestCase):
     def test_unchanged_tree_comes_from_the_cache_and_a_change_invalidates_it(self):
         tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()

@@ -1,0 +1,153 @@
+//===--- ArchGuardPass.cpp - clang preprocessor passes per target --------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/cuda/ArchGuardPass.h"
+
+#include "matchers/cuda/DeviceTarget.h"
+
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+
+namespace archscope::cuda {
+namespace {
+
+using clang::SourceLocation;
+
+/// Records the main file's conditional directives and their outcome. The
+/// directives nested in a region that is not compiled reach no callback, so
+/// they are recorded only by the passes where that region is live.
+class GuardRecorder : public clang::PPCallbacks {
+public:
+  GuardRecorder(clang::SourceManager &sm, std::vector<GuardDirective> &out, std::vector<std::string> &missing)
+      : sm_(sm), out_(out), missing_(missing) {}
+
+  bool FileNotFound(llvm::StringRef name) override {
+    if (std::find(missing_.begin(), missing_.end(), name.str()) == missing_.end()) missing_.push_back(name.str());
+    return true; // skip it and go on: the pass must survive missing headers
+  }
+  void If(SourceLocation loc, clang::SourceRange cond, ConditionValueKind v) override {
+    open(loc, "if", text(cond), v == CVK_True);
+  }
+  void Ifdef(SourceLocation loc, const clang::Token &name, const clang::MacroDefinition &md) override {
+    open(loc, "ifdef", name.getIdentifierInfo()->getName().str(), bool(md));
+  }
+  void Ifndef(SourceLocation loc, const clang::Token &name, const clang::MacroDefinition &md) override {
+    open(loc, "ifndef", name.getIdentifierInfo()->getName().str(), !md);
+  }
+  void Elif(SourceLocation loc, clang::SourceRange cond, ConditionValueKind v, SourceLocation) override {
+    next(loc, "elif", text(cond), v == CVK_True);
+  }
+  void Else(SourceLocation loc, SourceLocation) override { next(loc, "else", "", true); }
+  void Endif(SourceLocation, SourceLocation) override {
+    if (!levels_.empty()) levels_.pop_back();
+  }
+
+private:
+  struct Level {
+    bool outerLive; ///< the enclosing region is compiled
+    bool anyTaken;  ///< an earlier branch of this #if chain was taken
+  };
+
+  bool live() const {
+    return levels_.empty() || (levels_.back().outerLive && current_.back());
+  }
+  void open(SourceLocation loc, const char *kind, std::string cond, bool holds) {
+    bool outer = live();
+    bool taken = outer && holds;
+    levels_.push_back({outer, taken});
+    current_.push_back(taken);
+    record(loc, kind, std::move(cond), taken ? Branch::Taken : outer ? Branch::NotTaken : Branch::Skipped);
+  }
+  void next(SourceLocation loc, const char *kind, std::string cond, bool holds) {
+    if (levels_.empty()) return;
+    Level &l = levels_.back();
+    bool taken = l.outerLive && !l.anyTaken && holds;
+    l.anyTaken |= taken;
+    current_.back() = taken;
+    record(loc, kind, std::move(cond), taken ? Branch::Taken : l.outerLive ? Branch::NotTaken : Branch::Skipped);
+  }
+  void record(SourceLocation loc, const char *kind, std::string cond, Branch b) {
+    if (!sm_.isWrittenInMainFile(loc)) return;
+    out_.push_back({int(sm_.getSpellingLineNumber(loc)), kind, std::move(cond), {{"", b}}});
+  }
+  std::string text(clang::SourceRange r) const {
+    bool invalid = false;
+    auto s = clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(r), sm_, clang::LangOptions(), &invalid);
+    return invalid ? "" : s.trim().str();
+  }
+
+  clang::SourceManager &sm_;
+  std::vector<GuardDirective> &out_;
+  std::vector<std::string> &missing_;
+  std::vector<Level> levels_;
+  std::vector<bool> current_; ///< per level: the branch being read is taken
+};
+
+class GuardAction : public clang::PreprocessOnlyAction {
+public:
+  GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing) : out_(out), missing_(missing) {}
+
+protected:
+  bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_));
+    return true;
+  }
+  void ExecuteAction() override {
+    clang::Preprocessor &pp = getCompilerInstance().getPreprocessor();
+    pp.EnterMainSourceFile();
+    clang::Token tok;
+    do pp.Lex(tok);
+    while (tok.isNot(clang::tok::eof));
+  }
+
+private:
+  std::vector<GuardDirective> &out_;
+  std::vector<std::string> &missing_;
+};
+
+} // namespace
+
+GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> &targets,
+                             const std::vector<std::string> &extraArgs) {
+  GuardReport report;
+  report.path = path;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    report.errors.push_back(path + ": cannot read: " + buffer.getError().message());
+    return report;
+  }
+  std::string code = (*buffer)->getBuffer().str();
+  for (const auto &t : targets) {
+    std::vector<GuardDirective> directives;
+    auto args = deviceArgs(t);
+#ifdef ARCHSCOPE_CLANG_RESOURCE_DIR
+    args.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR); // clang's own builtin headers
+#endif
+    args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+    bool ok = clang::tooling::runToolOnCodeWithArgs(
+        std::make_unique<GuardAction>(directives, report.missingIncludes), code, args, path, "clang-22");
+    if (!ok) report.errors.push_back(path + ": the " + t.name() + " pass reported errors");
+    // Merge this target's outcomes into the per-directive table, by line.
+    for (auto &d : directives) {
+      auto it = std::find_if(report.directives.begin(), report.directives.end(),
+                             [&](const GuardDirective &x) { return x.line == d.line; });
+      if (it == report.directives.end()) {
+        d.byTarget = {{t.name(), d.byTarget[""]}};
+        report.directives.push_back(d);
+      } else {
+        it->byTarget[t.name()] = d.byTarget[""];
+      }
+    }
+  }
+  std::sort(report.directives.begin(), report.directives.end(),
+            [](const GuardDirective &a, const GuardDirective &b) { return a.line < b.line; });
+  return report;
+}
+
+} // namespace archscope::cuda

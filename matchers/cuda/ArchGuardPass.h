@@ -1,0 +1,39 @@
+//===--- ArchGuardPass.h - which #if regions each target compiles -------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One clang preprocessor pass per (file, target) in device mode records every
+// conditional directive of the file and whether its branch is taken there.
+// Missing headers (CUTLASS, torch, tvm-ffi are rarely present) are skipped
+// and listed, never fatal; macros they would define stay undefined.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "model/Target.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace archscope::cuda {
+
+enum class Branch { Taken, NotTaken, Skipped /* inside a region not compiled */ };
+
+struct GuardDirective {
+  int line = 0;
+  std::string kind;      ///< if, ifdef, ifndef, elif, else
+  std::string condition; ///< the directive's text after the keyword
+  std::map<std::string, Branch> byTarget; ///< target name -> branch state
+};
+
+struct GuardReport {
+  std::string path;
+  std::vector<GuardDirective> directives;
+  std::vector<std::string> missingIncludes; ///< skipped, in first-seen order
+  std::vector<std::string> errors;          ///< per target, when a pass failed
+};
+
+/// Runs one preprocessor pass per target over `path` with extra compiler
+/// arguments (-I, -D); never throws for bad input, reports it in `errors`.
+GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> &targets,
+                             const std::vector<std::string> &extraArgs = {});
+
+} // namespace archscope::cuda

@@ -1,0 +1,43 @@
+//===--- DeviceTarget.h - a compiler target as clang's device pass sees it -===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// clang 22 knows sm_XY and sm_XYa but not the f targets, and defines neither
+// __CUDA_ARCH_SPECIFIC__ nor __CUDA_ARCH_FAMILY_SPECIFIC__. To see a file as
+// nvcc 13.0 compiles it (hardware.md, "Macros nvcc 13.0 defines"), the pass
+// runs the nearest clang target and adjusts the macros the way nvcc sets them:
+//   sm_XYa  __CUDA_ARCH_FEAT_SMXY_ALL, SPECIFIC = FAMILY = XY0
+//   sm_XYf  (clang's sm_XYa, FEAT macro removed) FAMILY = XY0
+//   sm_XY   __CUDA_ARCH__ only
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "model/Target.h"
+
+#include <string>
+#include <vector>
+
+namespace archscope::cuda {
+
+/// clang driver arguments that make a device-only pass match nvcc's macros.
+inline std::vector<std::string> deviceArgs(const Target &t) {
+  std::string arch = std::to_string(t.cc.sm()) + "0";
+  std::string sm = "sm_" + std::to_string(t.cc.sm());
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-w"};
+  switch (t.variant) {
+  case Variant::Plain:
+    args.push_back("--cuda-gpu-arch=" + sm);
+    break;
+  case Variant::ArchSpecific:
+    args.push_back("--cuda-gpu-arch=" + sm + "a");
+    args.push_back("-D__CUDA_ARCH_SPECIFIC__=" + arch);
+    args.push_back("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + arch);
+    break;
+  case Variant::FamilySpecific:
+    args.push_back("--cuda-gpu-arch=" + sm + "a");
+    args.push_back("-U__CUDA_ARCH_FEAT_SM" + std::to_string(t.cc.sm()) + "_ALL");
+    args.push_back("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + arch);
+    break;
+  }
+  return args;
+}
+
+} // namespace archscope::cuda

@@ -1,0 +1,86 @@
+//===--- ArchGuardPassTest.cpp - #if outcomes per target ------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/cuda/ArchGuardPass.h"
+
+#include <gtest/gtest.h>
+
+using namespace archscope;
+using cuda::Branch;
+
+namespace {
+std::vector<Target> targets(std::initializer_list<const char *> names) {
+  std::vector<Target> out;
+  for (const char *n : names) out.push_back(*Target::parse(n));
+  return out;
+}
+const cuda::GuardDirective &at(const cuda::GuardReport &r, int line) {
+  for (const auto &d : r.directives)
+    if (d.line == line) return d;
+  static cuda::GuardDirective none;
+  ADD_FAILURE() << "no directive at line " << line;
+  return none;
+}
+} // namespace
+
+class ArchGuardPass : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    report = new cuda::GuardReport(cuda::runArchGuardPass(
+        ARCHSCOPE_TESTS_DIR "/cuda/exact_equality.cu",
+        targets({"sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_120a", "sm_120f", "sm_121a"})));
+  }
+  static void TearDownTestSuite() { delete report; }
+  static cuda::GuardReport *report;
+};
+cuda::GuardReport *ArchGuardPass::report = nullptr;
+
+TEST_F(ArchGuardPass, ExactEqualityExcludesTheSibling) {
+  const auto &d = at(*report, 8); // __CUDA_ARCH__ == 1200
+  EXPECT_EQ(d.condition, "defined __CUDA_ARCH__ && __CUDA_ARCH__ == 1200");
+  EXPECT_EQ(d.byTarget.at("sm_120a"), Branch::Taken);
+  EXPECT_EQ(d.byTarget.at("sm_120f"), Branch::Taken);
+  EXPECT_EQ(d.byTarget.at("sm_121a"), Branch::NotTaken); // GB10 traps
+  EXPECT_EQ(at(*report, 10).byTarget.at("sm_121a"), Branch::Taken);
+}
+
+TEST_F(ArchGuardPass, FamilyRangeCoversSm121) {
+  const auto &d = at(*report, 17);
+  EXPECT_EQ(d.byTarget.at("sm_121a"), Branch::Taken);
+  EXPECT_EQ(d.byTarget.at("sm_100a"), Branch::NotTaken);
+}
+
+TEST_F(ArchGuardPass, FeatureAndFamilyMacrosFollowNvcc) {
+  const auto &tc = at(*report, 22);
+  EXPECT_EQ(tc.byTarget.at("sm_100a"), Branch::Taken); // __CUDA_ARCH_FEAT_SM100_ALL
+  EXPECT_EQ(tc.byTarget.at("sm_100f"), Branch::Taken); // FAMILY_SPECIFIC == 1000, emulated
+  EXPECT_EQ(tc.byTarget.at("sm_120a"), Branch::NotTaken);
+  const auto &open = at(*report, 24); // the open-ended >= 1000 fallback
+  EXPECT_EQ(open.byTarget.at("sm_120a"), Branch::Taken);
+  EXPECT_EQ(open.byTarget.at("sm_100a"), Branch::NotTaken);
+  const auto &specific = at(*report, 28); // only a-targets define __CUDA_ARCH_SPECIFIC__
+  EXPECT_EQ(specific.byTarget.at("sm_120a"), Branch::Taken);
+  EXPECT_EQ(specific.byTarget.at("sm_120f"), Branch::NotTaken);
+}
+
+TEST_F(ArchGuardPass, MissingHeadersAreListedNotFatal) {
+  ASSERT_EQ(report->missingIncludes.size(), 1u);
+  EXPECT_EQ(report->missingIncludes[0], "cutlass/cutlass.h");
+  EXPECT_EQ(report->directives.size(), 6u);
+}
+
+TEST(ArchGuardPassInput, UnreadableFileIsReportedNotThrown) {
+  auto r = cuda::runArchGuardPass("/nonexistent/x.cu", {*Target::parse("sm_120a")});
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("cannot read"), std::string::npos);
+}
+
+TEST(ArchGuardPassInput, NestedRegionsInsideDeadCodeAreSkipped) {
+  std::string path = ::testing::TempDir() + "/nested.cu";
+  FILE *f = fopen(path.c_str(), "w");
+  fputs("#if __CUDA_ARCH__ >= 1000\n#if __CUDA_ARCH__ == 1200\nint a;\n#endif\n#endif\n", f);
+  fclose(f);
+  auto r = cuda::runArchGuardPass(path, {*Target::parse("sm_90a"), *Target::parse("sm_120a")});
+  EXPECT_EQ(at(r, 1).byTarget.at("sm_90a"), Branch::NotTaken);
+  EXPECT_EQ(at(r, 2).byTarget.count("sm_90a"), 0u); // never reached on sm_90a
+  EXPECT_EQ(at(r, 2).byTarget.at("sm_120a"), Branch::Taken);
+}

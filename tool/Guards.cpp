@@ -1,0 +1,130 @@
+//===--- Guards.cpp - `archscope guards`: the compile-time guard layer ---===//
+// SPDX-License-Identifier: Apache-2.0
+#include "tool/Guards.h"
+
+#include "matchers/cuda/ArchGuardPass.h"
+#include "model/Errors.h"
+
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/Parallel.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace archscope {
+namespace {
+
+/// The targets a guard pass compiles by default: the arch-specific and
+/// family targets engines ship for Hopper and Blackwell.
+const char *kDefaultTargets[] = {"sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_110a", "sm_120a", "sm_120f", "sm_121a"};
+
+std::vector<Target> chooseTargets(const Options &opts) {
+  std::vector<Target> out;
+  std::vector<std::string> names = opts.targets;
+  if (names.empty()) names.assign(std::begin(kDefaultTargets), std::end(kDefaultTargets));
+  for (const auto &n : names) {
+    auto t = Target::parse(n);
+    if (!t || t->kind != CodeKind::Sass) throw usageError("bad build target '" + n + "'", "write targets as sm_100a,sm_120f,sm_90");
+    out.push_back(*t);
+  }
+  return out;
+}
+
+bool isCudaSource(const fs::path &p) {
+  auto e = p.extension().string();
+  return e == ".cu" || e == ".cuh";
+}
+
+std::vector<std::string> collectFiles(const std::vector<std::string> &paths) {
+  std::vector<std::string> files;
+  for (const auto &p : paths) {
+    std::error_code ec;
+    auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) throw inputError("no such file or folder: '" + p + "'", "check the path");
+    if (fs::is_regular_file(st)) { files.push_back(p); continue; }
+    for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      if (it->is_regular_file(ec) && isCudaSource(it->path())) files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw inputError("no .cu or .cuh files under the given paths");
+  return files;
+}
+
+const char *mark(cuda::Branch b) {
+  switch (b) {
+  case cuda::Branch::Taken: return "yes";
+  case cuda::Branch::NotTaken: return "no";
+  case cuda::Branch::Skipped: return "-";
+  }
+  return "?";
+}
+
+void emitText(const std::vector<cuda::GuardReport> &reports, const std::vector<Target> &targets, std::ostream &out) {
+  for (const auto &r : reports) {
+    out << r.path << "\n  " << std::left << std::setw(6) << "line" << std::setw(56) << "directive";
+    for (const auto &t : targets) out << std::setw(9) << t.name();
+    out << "\n";
+    for (const auto &d : r.directives) {
+      std::string text = "#" + d.kind + (d.condition.empty() ? "" : " " + d.condition);
+      if (text.size() > 54) text = text.substr(0, 51) + "...";
+      out << "  " << std::setw(6) << d.line << std::setw(56) << text;
+      for (const auto &t : targets) {
+        auto it = d.byTarget.find(t.name());
+        out << std::setw(9) << (it == d.byTarget.end() ? "-" : mark(it->second));
+      }
+      out << "\n";
+    }
+    if (!r.missingIncludes.empty()) {
+      out << "  missing headers, skipped (macros they define stay undefined):";
+      for (const auto &m : r.missingIncludes) out << " " << m;
+      out << "\n";
+    }
+    for (const auto &e : r.errors) out << "  note: " << e << "\n";
+  }
+  out << "yes = branch compiled for that target; no = not compiled; - = inside a region not compiled\n";
+}
+
+void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) {
+  llvm::json::Array files;
+  for (const auto &r : reports) {
+    llvm::json::Array directives, missing, errors;
+    for (const auto &d : r.directives) {
+      llvm::json::Object by;
+      for (const auto &[t, b] : d.byTarget)
+        by[t] = b == cuda::Branch::Taken ? "taken" : b == cuda::Branch::NotTaken ? "not-taken" : "skipped";
+      directives.push_back(llvm::json::Object{{"line", d.line}, {"kind", d.kind}, {"condition", d.condition},
+                                              {"targets", std::move(by)}});
+    }
+    for (const auto &m : r.missingIncludes) missing.push_back(m);
+    for (const auto &e : r.errors) errors.push_back(e);
+    files.push_back(llvm::json::Object{{"path", r.path}, {"directives", std::move(directives)},
+                                       {"missing_includes", std::move(missing)}, {"errors", std::move(errors)}});
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{{"files", std::move(files)}}));
+  out << os.str() << "\n";
+}
+
+} // namespace
+
+int runGuards(const Options &opts, std::ostream &out) {
+  auto targets = chooseTargets(opts);
+  auto files = collectFiles(opts.paths);
+  std::vector<cuda::GuardReport> reports(files.size());
+  llvm::parallelFor(0, files.size(), [&](size_t i) { reports[i] = cuda::runArchGuardPass(files[i], targets); });
+  if (opts.format == "json") emitJson(reports, out);
+  else emitText(reports, targets, out);
+  return ExitClean;
+}
+
+} // namespace archscope
