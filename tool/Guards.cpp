@@ -38,7 +38,7 @@ std::vector<Target> chooseTargets(const Options &opts) {
 
 bool isCudaSource(const fs::path &p) {
   auto e = p.extension().string();
-  return e == ".cu" || e == ".cuh";
+  return e == ".cu" || e == ".cuh" || e == ".hpp"; // .hpp: CUTLASS-style device headers
 }
 
 std::vector<std::string> collectFiles(const std::vector<std::string> &paths) {
@@ -55,7 +55,7 @@ std::vector<std::string> collectFiles(const std::vector<std::string> &paths) {
     }
   }
   std::sort(files.begin(), files.end());
-  if (files.empty()) throw inputError("no .cu or .cuh files under the given paths");
+  if (files.empty()) throw inputError("no .cu, .cuh or .hpp files under the given paths");
   return files;
 }
 
@@ -64,6 +64,16 @@ const char *mark(cuda::Branch b) {
   case cuda::Branch::Taken: return "yes";
   case cuda::Branch::NotTaken: return "no";
   case cuda::Branch::Skipped: return "-";
+  }
+  return "?";
+}
+
+const char *bodyName(cuda::KernelBody b) {
+  switch (b) {
+  case cuda::KernelBody::Code: return "code";
+  case cuda::KernelBody::Empty: return "empty";
+  case cuda::KernelBody::TrapOnly: return "trap";
+  case cuda::KernelBody::Absent: return "absent";
   }
   return "?";
 }
@@ -83,6 +93,12 @@ void emitText(const std::vector<cuda::GuardReport> &reports, const std::vector<T
       }
       out << "\n";
     }
+    for (const auto &k : r.kernels) {
+      std::string text = "__global__ " + k.name;
+      out << "  " << std::setw(6) << k.line << std::setw(56) << text.substr(0, 54);
+      for (const auto &t : targets) out << std::setw(9) << bodyName(k.byTarget.at(t.name()));
+      out << "\n";
+    }
     if (!r.missingIncludes.empty()) {
       out << "  missing headers, skipped (macros they define stay undefined):";
       for (const auto &m : r.missingIncludes) out << " " << m;
@@ -90,7 +106,8 @@ void emitText(const std::vector<cuda::GuardReport> &reports, const std::vector<T
     }
     for (const auto &e : r.errors) out << "  note: " << e << "\n";
   }
-  out << "yes = branch compiled for that target; no = not compiled; - = inside a region not compiled\n";
+  out << "yes = branch compiled for that target; no = not compiled; - = inside a region not compiled\n"
+         "kernels: code = a body; empty = compiled with an empty body; trap = only asm(\"trap;\"); absent = not compiled\n";
 }
 
 void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) {
@@ -104,9 +121,16 @@ void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) 
       directives.push_back(llvm::json::Object{{"line", d.line}, {"kind", d.kind}, {"condition", d.condition},
                                               {"targets", std::move(by)}});
     }
+    llvm::json::Array kernels;
+    for (const auto &k : r.kernels) {
+      llvm::json::Object by;
+      for (const auto &[t, b] : k.byTarget) by[t] = bodyName(b);
+      kernels.push_back(llvm::json::Object{{"name", k.name}, {"line", k.line}, {"targets", std::move(by)}});
+    }
     for (const auto &m : r.missingIncludes) missing.push_back(m);
     for (const auto &e : r.errors) errors.push_back(e);
     files.push_back(llvm::json::Object{{"path", r.path}, {"directives", std::move(directives)},
+                                       {"kernels", std::move(kernels)},
                                        {"missing_includes", std::move(missing)}, {"errors", std::move(errors)}});
   }
   std::string s;

@@ -12,6 +12,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <tuple>
 
 namespace archscope::cuda {
 namespace {
@@ -88,9 +89,70 @@ private:
   std::vector<bool> current_; ///< per level: the branch being read is taken
 };
 
+/// Finds `__global__` kernel definitions in the token stream of one pass and
+/// classifies their bodies. Tokens of regions not compiled never arrive.
+class KernelScanner {
+public:
+  void feed(const clang::Token &tok, bool inMainFile, int line) {
+    if (depth_ > 0) return body(tok);
+    if (!inMainFile) return;
+    if (tok.is(clang::tok::identifier) && tok.getIdentifierInfo()->getName() == "__global__") {
+      state_ = State::SawGlobal;
+      return;
+    }
+    switch (state_) {
+    case State::SawGlobal:
+      if (tok.is(clang::tok::identifier)) { pending_ = tok.getIdentifierInfo()->getName().str(); pendingLine_ = line; }
+      else if (tok.is(clang::tok::l_paren) && !pending_.empty()) {
+        // __launch_bounds__(...) and __attribute__((...)) come before the name.
+        bool attribute = pending_ == "__launch_bounds__" || pending_ == "__attribute__" || pending_ == "__cluster_dims__";
+        state_ = attribute ? State::Attribute : State::Params;
+        parens_ = 1;
+      }
+      break;
+    case State::Attribute:
+      if (tok.is(clang::tok::l_paren)) ++parens_;
+      if (tok.is(clang::tok::r_paren) && --parens_ == 0) { state_ = State::SawGlobal; pending_.clear(); }
+      break;
+    case State::Params:
+      if (tok.is(clang::tok::l_paren)) ++parens_;
+      if (tok.is(clang::tok::r_paren) && --parens_ == 0) state_ = State::AfterParams;
+      break;
+    case State::AfterParams:
+      if (tok.is(clang::tok::l_brace)) { depth_ = 1; tokens_ = 0; trap_ = false; }
+      else if (tok.is(clang::tok::semi)) state_ = State::None; // a declaration
+      break;
+    case State::None: break;
+    }
+  }
+  std::vector<std::tuple<std::string, int, KernelBody>> kernels;
+
+private:
+  enum class State { None, SawGlobal, Attribute, Params, AfterParams };
+  void body(const clang::Token &tok) {
+    if (tok.is(clang::tok::l_brace)) ++depth_;
+    if (tok.is(clang::tok::r_brace) && --depth_ == 0) {
+      // `asm("trap;");` is 5 tokens: asm ( "trap;" ) ;
+      KernelBody kind = tokens_ == 0 ? KernelBody::Empty : trap_ && tokens_ <= 6 ? KernelBody::TrapOnly : KernelBody::Code;
+      kernels.emplace_back(pending_, pendingLine_, kind);
+      state_ = State::None;
+      pending_.clear();
+      return;
+    }
+    ++tokens_;
+    if (tok.is(clang::tok::string_literal) && llvm::StringRef(tok.getLiteralData(), tok.getLength()).contains("trap"))
+      trap_ = true;
+  }
+  State state_ = State::None;
+  std::string pending_;
+  int pendingLine_ = 0, parens_ = 0, depth_ = 0, tokens_ = 0;
+  bool trap_ = false;
+};
+
 class GuardAction : public clang::PreprocessOnlyAction {
 public:
-  GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing) : out_(out), missing_(missing) {}
+  GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing, KernelScanner &kernels)
+      : out_(out), missing_(missing), kernels_(kernels) {}
 
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
@@ -101,15 +163,32 @@ protected:
   void ExecuteAction() override {
     clang::Preprocessor &pp = getCompilerInstance().getPreprocessor();
     pp.EnterMainSourceFile();
+    clang::SourceManager &sm = getCompilerInstance().getSourceManager();
     clang::Token tok;
-    do pp.Lex(tok);
-    while (tok.isNot(clang::tok::eof));
+    for (pp.Lex(tok); tok.isNot(clang::tok::eof); pp.Lex(tok)) {
+      auto loc = sm.getExpansionLoc(tok.getLocation());
+      kernels_.feed(tok, sm.isWrittenInMainFile(loc), int(sm.getSpellingLineNumber(loc)));
+    }
   }
 
 private:
   std::vector<GuardDirective> &out_;
   std::vector<std::string> &missing_;
+  KernelScanner &kernels_;
 };
+
+/// Adds one target's kernels to the report's per-kernel table.
+void mergeKernels(GuardReport &report, const KernelScanner &scan, const std::string &target) {
+  for (const auto &[name, line, body] : scan.kernels) {
+    auto it = std::find_if(report.kernels.begin(), report.kernels.end(),
+                           [&](const KernelSite &k) { return k.name == name; });
+    if (it == report.kernels.end()) {
+      report.kernels.push_back({name, line, {}});
+      it = report.kernels.end() - 1;
+    }
+    it->byTarget[target] = body;
+  }
+}
 
 } // namespace
 
@@ -125,13 +204,15 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   std::string code = (*buffer)->getBuffer().str();
   for (const auto &t : targets) {
     std::vector<GuardDirective> directives;
+    KernelScanner scan;
     auto args = deviceArgs(t);
 #ifdef ARCHSCOPE_CLANG_RESOURCE_DIR
     args.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR); // clang's own builtin headers
 #endif
     args.insert(args.end(), extraArgs.begin(), extraArgs.end());
     bool ok = clang::tooling::runToolOnCodeWithArgs(
-        std::make_unique<GuardAction>(directives, report.missingIncludes), code, args, path, "clang-22");
+        std::make_unique<GuardAction>(directives, report.missingIncludes, scan), code, args, path, "clang-22");
+    mergeKernels(report, scan, t.name());
     if (!ok) report.errors.push_back(path + ": the " + t.name() + " pass reported errors");
     // Merge this target's outcomes into the per-directive table, by line.
     for (auto &d : directives) {
@@ -145,6 +226,10 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
       }
     }
   }
+  for (auto &k : report.kernels) // compiled by no pass of this target: absent there
+    for (const auto &t : targets) k.byTarget.emplace(t.name(), KernelBody::Absent);
+  std::sort(report.kernels.begin(), report.kernels.end(),
+            [](const KernelSite &a, const KernelSite &b) { return a.line < b.line; });
   std::sort(report.directives.begin(), report.directives.end(),
             [](const GuardDirective &a, const GuardDirective &b) { return a.line < b.line; });
   return report;

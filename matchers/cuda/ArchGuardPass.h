@@ -4,7 +4,9 @@
 // One clang preprocessor pass per (file, target) in device mode records every
 // conditional directive of the file and whether its branch is taken there.
 // Missing headers (CUTLASS, torch, tvm-ffi are rarely present) are skipped
-// and listed, never fatal; macros they would define stay undefined.
+// and listed, never fatal; macros they would define stay undefined. The same
+// pass reads the tokens each target compiles, so it also knows, per target,
+// whether each `__global__` kernel has a body, an empty one, or only a trap.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "model/Target.h"
@@ -24,9 +26,19 @@ struct GuardDirective {
   std::map<std::string, Branch> byTarget; ///< target name -> branch state
 };
 
+/// What a `__global__` kernel of the file compiles to on one target.
+enum class KernelBody { Code, Empty, TrapOnly, Absent };
+
+struct KernelSite {
+  std::string name;
+  int line = 0; ///< of the first target that compiles it
+  std::map<std::string, KernelBody> byTarget;
+};
+
 struct GuardReport {
   std::string path;
   std::vector<GuardDirective> directives;
+  std::vector<KernelSite> kernels;
   std::vector<std::string> missingIncludes; ///< skipped, in first-seen order
   std::vector<std::string> errors;          ///< per target, when a pass failed
 };

@@ -28,3 +28,18 @@ __global__ void open_ended_kernel() {}  // sm_120 lands here, not in the tcgen05
 #ifdef __CUDA_ARCH_SPECIFIC__
 int arch_specific_build = __CUDA_ARCH_SPECIFIC__;
 #endif
+
+// Kernel bodies per target: code, empty, a trap, or not compiled at all.
+__global__ void moe_sm120_kernel(float *out) {
+#if __CUDA_ARCH__ == 1200
+  out[0] = 1.0f;
+#endif
+}
+
+__global__ void moe_trap_kernel(float *out) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+  out[0] = 2.0f;
+#else
+  asm("trap;");
+#endif
+}

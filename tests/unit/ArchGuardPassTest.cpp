@@ -65,7 +65,28 @@ TEST_F(ArchGuardPass, FeatureAndFamilyMacrosFollowNvcc) {
 TEST_F(ArchGuardPass, MissingHeadersAreListedNotFatal) {
   ASSERT_EQ(report->missingIncludes.size(), 1u);
   EXPECT_EQ(report->missingIncludes[0], "cutlass/cutlass.h");
-  EXPECT_EQ(report->directives.size(), 6u);
+  EXPECT_EQ(report->directives.size(), 9u);
+}
+
+TEST_F(ArchGuardPass, KernelBodiesPerTarget) {
+  auto kernel = [&](const std::string &name) -> const cuda::KernelSite & {
+    for (const auto &k : report->kernels)
+      if (k.name == name) return k;
+    static cuda::KernelSite none;
+    ADD_FAILURE() << "no kernel " << name;
+    return none;
+  };
+  using cuda::KernelBody;
+  const auto &sm120 = kernel("moe_sm120_kernel");
+  EXPECT_EQ(sm120.byTarget.at("sm_120a"), KernelBody::Code);
+  EXPECT_EQ(sm120.byTarget.at("sm_121a"), KernelBody::Empty); // compiles, does nothing
+  const auto &trap = kernel("moe_trap_kernel");
+  EXPECT_EQ(trap.byTarget.at("sm_100a"), KernelBody::Code);
+  EXPECT_EQ(trap.byTarget.at("sm_100f"), KernelBody::TrapOnly); // no FEAT macro on f targets
+  EXPECT_EQ(trap.byTarget.at("sm_120a"), KernelBody::TrapOnly);
+  const auto &tcgen05 = kernel("tcgen05_kernel");
+  EXPECT_EQ(tcgen05.byTarget.at("sm_100a"), KernelBody::Empty);
+  EXPECT_EQ(tcgen05.byTarget.at("sm_120a"), KernelBody::Absent);
 }
 
 TEST(ArchGuardPassInput, UnreadableFileIsReportedNotThrown) {
