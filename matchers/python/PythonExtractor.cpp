@@ -100,7 +100,7 @@ bool looksLikePredicate(const std::string &name) {
   return plausible && (namesHardware(name) || std::regex_match(name, boolish)); // cheap test first
 }
 
-bool mentionsHardware(const std::string &text) {
+bool mentionsHardware(std::string_view text) {
   for (const char *w : {"capability", "is_sm", "_sm1", "_sm9", "_sm8", "blackwell", "hopper"})
     if (text.find(w) != std::string::npos) return true;
   return false;
@@ -120,25 +120,31 @@ bool needsArguments(Module *m, const Value &v) {
 }
 
 /// Whether a file defines, at module level, a name that looks like a
-/// predicate: a line starting with `def NAME` or `NAME =` (cheap scan, so
-/// only such files are parsed).
+/// predicate: a line starting with `def NAME` or `NAME =` whose name promises
+/// a hardware answer, or a boolean-sounding name whose definition (up to the
+/// next top-level line) mentions the hardware. A cheap scan: only such files
+/// are parsed.
 bool definesPredicate(const std::string &text) {
   size_t pos = 0;
   while (pos < text.size()) {
     size_t eol = text.find('\n', pos);
     if (eol == std::string::npos) eol = text.size();
     std::string_view line(text.data() + pos, eol - pos);
+    size_t next = eol + 1;
     if (line.rfind("def ", 0) == 0) line.remove_prefix(4);
     size_t end = 0;
     while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
-    if (end > 3) {
-      std::string name(line.substr(0, end));
-      if (!looksLikePredicate(name)) { pos = eol + 1; continue; }
+    std::string name(line.substr(0, end));
+    if (end > 3 && looksLikePredicate(name)) {
       if (namesHardware(name)) return true;
-      // Other boolean-sounding names only where the file reads the hardware.
-      if (mentionsHardware(text)) return true;
+      size_t stop = next; // the definition's extent: indented or blank lines
+      while (stop < text.size() && (text[stop] == ' ' || text[stop] == '\t' || text[stop] == '\n' || text[stop] == ')')) {
+        size_t e = text.find('\n', stop);
+        stop = e == std::string::npos ? text.size() : e + 1;
+      }
+      if (mentionsHardware(std::string_view(text).substr(pos, stop - pos))) return true;
     }
-    pos = eol + 1;
+    pos = next;
   }
   return false;
 }

@@ -90,7 +90,7 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
                                       [](const PredicateFact &p) { return !p.cond.readsHardware(); });
     out << m.predicates.size() << " capability predicates read";
     if (unresolved) out << " (" << unresolved << " not resolved: see --format json)";
-    out << "; the C++/CUDA, build and binary layers are not read yet.\n";
+    out << "; the C++/CUDA, build and binary layers are not in the matrix yet (see archscope guards).\n";
   }
 }
 
