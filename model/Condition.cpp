@@ -263,6 +263,7 @@ Tri Condition::eval(const EvalEnv &env) const {
 
 bool Condition::isTrue() const { return node_->op == Op::True; }
 bool Condition::isFalse() const { return node_->op == Op::False; }
+bool Condition::isUnknownLeaf() const { return node_->op == Op::Unknown; }
 
 bool Condition::readsHardware() const {
   return anyAtom(*this, [](const Atom &a) { return a.kind == Atom::Kind::Compare; });

@@ -85,6 +85,8 @@ public:
   Tri eval(const EvalEnv &env) const;
   bool isTrue() const;
   bool isFalse() const;
+  /// An undecided leaf (`Condition::unknown`): nothing was resolved.
+  bool isUnknownLeaf() const;
   /// Whether any atom reads the device capability or toolkit version.
   bool readsHardware() const;
   bool readsBackend() const;

@@ -87,7 +87,7 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
     if (conditional) out << " * = depends on a package or environment variable (see explain).";
     out << "\nWhy a cell is what it is: archscope explain BACKEND TARGET [PATH]\n";
     size_t unresolved = std::count_if(m.predicates.begin(), m.predicates.end(),
-                                      [](const PredicateFact &p) { return !p.cond.readsHardware(); });
+                                      [](const PredicateFact &p) { return p.cond.isUnknownLeaf(); });
     out << m.predicates.size() << " capability predicates read";
     if (unresolved) out << " (" << unresolved << " not resolved: see --format json)";
     out << "; the C++/CUDA, build and binary layers are not in the matrix yet (see archscope guards).\n";
