@@ -16,11 +16,8 @@
 
 #include "model/TextRecords.h"
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 namespace archscope {
 namespace {
@@ -140,28 +137,6 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
     return std::nullopt;
   }
   return c;
-}
-
-std::optional<CachedFacts> loadFacts(const std::string &dir, const std::string &key) {
-  std::ifstream in(std::filesystem::path(dir) / (key + ".facts"), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return decodeFacts(ss.str());
-}
-
-void storeFacts(const std::string &dir, const std::string &key, const CachedFacts &c) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  auto final = std::filesystem::path(dir) / (key + ".facts");
-  auto temp = final;
-  temp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out || !(out << encodeFacts(c))) return;
-  }
-  std::filesystem::rename(temp, final, ec);
-  if (ec) std::filesystem::remove(temp, ec);
 }
 
 } // namespace archscope

@@ -8,6 +8,7 @@
 #include "model/FactsCache.h"
 #include "model/MatrixBuilder.h"
 #include "model/Profile.h"
+#include "tool/Cache.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -155,15 +156,6 @@ void checkPins(const Profile &profile, const fs::path &engineRoot, std::vector<T
   }
 }
 
-/// Where extracted facts are kept: $ARCHSCOPE_CACHE_DIR, $XDG_CACHE_HOME/archscope
-/// or ~/.cache/archscope ("" when none can be named: no caching).
-std::string factsCacheDir() {
-  if (const char *d = std::getenv("ARCHSCOPE_CACHE_DIR"); d && *d) return d;
-  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/archscope";
-  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/archscope";
-  return "";
-}
-
 /// A hash of everything the extraction reads: every file's path and text,
 /// the profile, the quant, and this archscope binary itself.
 std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &profile, const QuantProfile &quant) {
@@ -175,18 +167,11 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
     const std::string *text = files[i].first->read(*files[i].second);
     hashes[i] = llvm::xxh3_64bits(files[i].second->path + '\0' + (text ? *text : std::string("\x01unreadable")));
   });
-  std::string all = "archscope-facts-v1\0" + profile.id + '\0' + readSmall(profile.path) + '\0' + quant.name;
-  std::error_code ec;
-  auto exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    all += exe.string() + std::to_string(fs::file_size(exe, ec));
-    all += std::to_string(fs::last_write_time(exe, ec).time_since_epoch().count());
-  }
+  std::string all = "archscope-facts-v1\0" + profile.id + '\0' + readSmall(profile.path) + '\0' + quant.name +
+                    '\0' + binaryIdentity();
   for (const auto &t : trees) all += t.role() + t.root() + '\0';
   for (uint64_t h : hashes) all.append(reinterpret_cast<const char *>(&h), sizeof h);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(llvm::xxh3_64bits(all)));
-  return hex;
+  return hashKey(all);
 }
 
 } // namespace
@@ -231,17 +216,19 @@ AuditResult runAudit(const Options &opts) {
   std::vector<std::string> warnings; // tree scan and read warnings come with the facts
   checkPins(profile, engineRoot, infos, warnings);
 
-  std::string cacheDir = opts.noCache ? "" : factsCacheDir();
-  std::string key = cacheDir.empty() ? "" : extractionKey(trees, profile, *quant);
+  std::string dir = opts.noCache ? "" : cacheDir();
+  std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant);
   py::ExtractResult extracted;
-  if (auto cached = key.empty() ? std::nullopt : loadFacts(cacheDir, key)) {
+  std::string file = dir + "/" + key + ".facts";
+  auto text = key.empty() ? std::nullopt : readCacheFile(file);
+  if (auto cached = text ? decodeFacts(*text) : std::nullopt) {
     extracted.facts = std::move(cached->facts);
     extracted.backends = std::move(cached->backends);
     result.fromCache = true;
   } else {
     py::ModuleIndex index(std::move(trees));
     extracted = py::extractPython(index, profile, *quant);
-    if (!key.empty()) storeFacts(cacheDir, key, {extracted.facts, extracted.backends});
+    if (!key.empty()) writeCacheFile(file, encodeFacts({extracted.facts, extracted.backends}));
   }
   if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact
     static const char *kinds[] = {"reject", "select", "route", "support", "declared"};

@@ -4,6 +4,7 @@
 
 #include "matchers/cuda/ArchGuardPass.h"
 #include "model/Errors.h"
+#include "tool/Cache.h"
 
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
@@ -110,33 +111,99 @@ void emitText(const std::vector<cuda::GuardReport> &reports, const std::vector<T
          "kernels: code = a body; empty = compiled with an empty body; trap = only asm(\"trap;\"); absent = not compiled\n";
 }
 
-void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) {
-  llvm::json::Array files;
-  for (const auto &r : reports) {
-    llvm::json::Array directives, missing, errors;
-    for (const auto &d : r.directives) {
-      llvm::json::Object by;
-      for (const auto &[t, b] : d.byTarget)
-        by[t] = b == cuda::Branch::Taken ? "taken" : b == cuda::Branch::NotTaken ? "not-taken" : "skipped";
-      directives.push_back(llvm::json::Object{{"line", d.line}, {"kind", d.kind}, {"condition", d.condition},
-                                              {"targets", std::move(by)}});
-    }
-    llvm::json::Array kernels;
-    for (const auto &k : r.kernels) {
-      llvm::json::Object by;
-      for (const auto &[t, b] : k.byTarget) by[t] = bodyName(b);
-      kernels.push_back(llvm::json::Object{{"name", k.name}, {"line", k.line}, {"targets", std::move(by)}});
-    }
-    for (const auto &m : r.missingIncludes) missing.push_back(m);
-    for (const auto &e : r.errors) errors.push_back(e);
-    files.push_back(llvm::json::Object{{"path", r.path}, {"directives", std::move(directives)},
-                                       {"kernels", std::move(kernels)},
-                                       {"missing_includes", std::move(missing)}, {"errors", std::move(errors)}});
+const char *branchName(cuda::Branch b) {
+  return b == cuda::Branch::Taken ? "taken" : b == cuda::Branch::NotTaken ? "not-taken" : "skipped";
+}
+
+llvm::json::Value reportJson(const cuda::GuardReport &r) {
+  llvm::json::Array directives, kernels, missing, errors;
+  for (const auto &d : r.directives) {
+    llvm::json::Object by;
+    for (const auto &[t, b] : d.byTarget) by[t] = branchName(b);
+    directives.push_back(llvm::json::Object{{"line", d.line}, {"kind", d.kind}, {"condition", d.condition},
+                                            {"targets", std::move(by)}});
   }
+  for (const auto &k : r.kernels) {
+    llvm::json::Object by;
+    for (const auto &[t, b] : k.byTarget) by[t] = bodyName(b);
+    kernels.push_back(llvm::json::Object{{"name", k.name}, {"line", k.line}, {"targets", std::move(by)}});
+  }
+  for (const auto &m : r.missingIncludes) missing.push_back(m);
+  for (const auto &e : r.errors) errors.push_back(e);
+  return llvm::json::Object{{"path", r.path},           {"directives", std::move(directives)},
+                            {"kernels", std::move(kernels)}, {"missing_includes", std::move(missing)},
+                            {"errors", std::move(errors)}};
+}
+
+/// The inverse of reportJson, for the cache; nullopt when the text is damaged.
+std::optional<cuda::GuardReport> reportFromJson(const std::string &text) {
+  auto parsed = llvm::json::parse(text);
+  if (!parsed) { llvm::consumeError(parsed.takeError()); return std::nullopt; }
+  const auto *o = parsed->getAsObject();
+  if (!o) return std::nullopt;
+  cuda::GuardReport r;
+  auto str = [](const llvm::json::Object &obj, const char *k) { return obj.getString(k).value_or("").str(); };
+  r.path = str(*o, "path");
+  auto branch = [](llvm::StringRef s) {
+    return s == "taken" ? cuda::Branch::Taken : s == "not-taken" ? cuda::Branch::NotTaken : cuda::Branch::Skipped;
+  };
+  auto body = [](llvm::StringRef s) {
+    return s == "code" ? cuda::KernelBody::Code : s == "empty" ? cuda::KernelBody::Empty
+         : s == "trap" ? cuda::KernelBody::TrapOnly : cuda::KernelBody::Absent;
+  };
+  if (const auto *ds = o->getArray("directives"))
+    for (const auto &dv : *ds) {
+      const auto *d = dv.getAsObject();
+      if (!d) return std::nullopt;
+      cuda::GuardDirective g{int(d->getInteger("line").value_or(0)), str(*d, "kind"), str(*d, "condition"), {}};
+      if (const auto *by = d->getObject("targets"))
+        for (const auto &[t, v] : *by) g.byTarget[t.str()] = branch(v.getAsString().value_or(""));
+      r.directives.push_back(std::move(g));
+    }
+  if (const auto *ks = o->getArray("kernels"))
+    for (const auto &kv : *ks) {
+      const auto *k = kv.getAsObject();
+      if (!k) return std::nullopt;
+      cuda::KernelSite site{str(*k, "name"), int(k->getInteger("line").value_or(0)), {}};
+      if (const auto *by = k->getObject("targets"))
+        for (const auto &[t, v] : *by) site.byTarget[t.str()] = body(v.getAsString().value_or(""));
+      r.kernels.push_back(std::move(site));
+    }
+  for (const char *key : {"missing_includes", "errors"})
+    if (const auto *a = o->getArray(key))
+      for (const auto &v : *a) (key[0] == 'm' ? r.missingIncludes : r.errors).push_back(v.getAsString().value_or("").str());
+  return r;
+}
+
+std::string toText(const llvm::json::Value &v) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{{"files", std::move(files)}}));
-  out << os.str() << "\n";
+  os << llvm::formatv("{0:2}", v);
+  return os.str();
+}
+
+void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) {
+  llvm::json::Array files;
+  for (const auto &r : reports) files.push_back(reportJson(r));
+  out << toText(llvm::json::Object{{"files", std::move(files)}}) << "\n";
+}
+
+/// One file's report, from the cache when its text, the targets and this
+/// archscope build are unchanged.
+cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &targets, bool useCache,
+                            const std::string &dir) {
+  std::string key;
+  if (useCache && !dir.empty()) {
+    auto text = readCacheFile(file);
+    std::string all = "archscope-guards-v1\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
+    for (const auto &t : targets) all += t.name() + ",";
+    key = dir + "/guards/" + hashKey(all) + ".json";
+    if (auto cached = readCacheFile(key))
+      if (auto r = reportFromJson(*cached)) return *r;
+  }
+  auto r = cuda::runArchGuardPass(file, targets);
+  if (!key.empty()) writeCacheFile(key, toText(reportJson(r)));
+  return r;
 }
 
 } // namespace
@@ -144,8 +211,16 @@ void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) 
 int runGuards(const Options &opts, std::ostream &out) {
   auto targets = chooseTargets(opts);
   auto files = collectFiles(opts.paths);
+  if (opts.preprocessOnly) { // the speed baseline: same passes, nothing recorded
+    cuda::GuardPassOptions baseline;
+    baseline.extract = false;
+    llvm::parallelFor(0, files.size(), [&](size_t i) { cuda::runArchGuardPass(files[i], targets, baseline); });
+    out << files.size() << " files x " << targets.size() << " targets preprocessed (nothing recorded)\n";
+    return ExitClean;
+  }
+  std::string dir = cacheDir();
   std::vector<cuda::GuardReport> reports(files.size());
-  llvm::parallelFor(0, files.size(), [&](size_t i) { reports[i] = cuda::runArchGuardPass(files[i], targets); });
+  llvm::parallelFor(0, files.size(), [&](size_t i) { reports[i] = reportFor(files[i], targets, !opts.noCache, dir); });
   if (opts.format == "json") emitJson(reports, out);
   else emitText(reports, targets, out);
   return ExitClean;

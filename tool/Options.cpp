@@ -38,6 +38,8 @@ options:
   -q, --quiet           no progress or warnings on standard error
   --no-cache            re-extract even if the trees are unchanged (the cache
                         lives in $ARCHSCOPE_CACHE_DIR, else ~/.cache/archscope)
+  --preprocess-only     guards: run the same clang passes recording nothing
+                        (the baseline archscope's guard extraction is timed against)
   -h, --help            this help
   --version             archscope's version
 
@@ -86,6 +88,7 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "--no-color") opts.color = false;
     else if (a == "-q" || a == "--quiet") opts.quiet = true;
     else if (a == "--no-cache") opts.noCache = true;
+    else if (a == "--preprocess-only") opts.preprocessOnly = true;
     else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
     else positional.push_back(a);
   }

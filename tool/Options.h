@@ -22,6 +22,7 @@ struct Options {
   bool color = false;
   bool quiet = false;
   bool noCache = false;
+  bool preprocessOnly = false; ///< guards: the speed baseline, nothing recorded
 };
 
 /// Parses argv; throws a usage error with the reason. Returns false when

@@ -149,15 +149,23 @@ private:
   bool trap_ = false;
 };
 
+/// The baseline's only callback: the same tolerance of missing headers.
+struct SkipMissingHeaders : clang::PPCallbacks {
+  bool FileNotFound(llvm::StringRef) override { return true; }
+};
+
 class GuardAction : public clang::PreprocessOnlyAction {
 public:
-  GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing, KernelScanner &kernels)
-      : out_(out), missing_(missing), kernels_(kernels) {}
+  GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing, KernelScanner &kernels,
+              bool extract)
+      : out_(out), missing_(missing), kernels_(kernels), extract_(extract) {}
 
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
-    ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_));
+    if (extract_)
+      ci.getPreprocessor().addPPCallbacks(std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_));
+    else
+      ci.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>());
     return true;
   }
   void ExecuteAction() override {
@@ -166,6 +174,7 @@ protected:
     clang::SourceManager &sm = getCompilerInstance().getSourceManager();
     clang::Token tok;
     for (pp.Lex(tok); tok.isNot(clang::tok::eof); pp.Lex(tok)) {
+      if (!extract_) continue;
       auto loc = sm.getExpansionLoc(tok.getLocation());
       kernels_.feed(tok, sm.isWrittenInMainFile(loc), int(sm.getSpellingLineNumber(loc)));
     }
@@ -175,6 +184,7 @@ private:
   std::vector<GuardDirective> &out_;
   std::vector<std::string> &missing_;
   KernelScanner &kernels_;
+  bool extract_;
 };
 
 /// Adds one target's kernels to the report's per-kernel table.
@@ -193,7 +203,7 @@ void mergeKernels(GuardReport &report, const KernelScanner &scan, const std::str
 } // namespace
 
 GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> &targets,
-                             const std::vector<std::string> &extraArgs) {
+                             const GuardPassOptions &options) {
   GuardReport report;
   report.path = path;
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -209,9 +219,10 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
 #ifdef ARCHSCOPE_CLANG_RESOURCE_DIR
     args.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR); // clang's own builtin headers
 #endif
-    args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+    args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
     bool ok = clang::tooling::runToolOnCodeWithArgs(
-        std::make_unique<GuardAction>(directives, report.missingIncludes, scan), code, args, path, "clang-22");
+        std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract), code, args, path,
+        "clang-22");
     mergeKernels(report, scan, t.name());
     if (!ok) report.errors.push_back(path + ": the " + t.name() + " pass reported errors");
     // Merge this target's outcomes into the per-directive table, by line.

@@ -43,9 +43,16 @@ struct GuardReport {
   std::vector<std::string> errors;          ///< per target, when a pass failed
 };
 
-/// Runs one preprocessor pass per target over `path` with extra compiler
-/// arguments (-I, -D); never throws for bad input, reports it in `errors`.
+struct GuardPassOptions {
+  std::vector<std::string> extraArgs; ///< -I, -D
+  /// false: preprocess only, with the same missing-header tolerance, and
+  /// record nothing: the baseline the speed of the pass is measured against.
+  bool extract = true;
+};
+
+/// Runs one preprocessor pass per target over `path`; never throws for bad
+/// input, reports it in `errors`.
 GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> &targets,
-                             const std::vector<std::string> &extraArgs = {});
+                             const GuardPassOptions &options = {});
 
 } // namespace archscope::cuda

@@ -158,6 +158,14 @@ class Guards(unittest.TestCase):
         first = files[0]["directives"][0]
         self.assertEqual(first["targets"], {"sm_120a": "taken", "sm_121a": "not-taken"})
         self.assertEqual(files[0]["missing_includes"], ["cutlass/cutlass.h"])
+        cache = tempfile.mkdtemp()
+        env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
+        cmd = [BINARY, "guards", str(cu), "--format", "json"]
+        first = subprocess.run(cmd, capture_output=True, text=True, env=env).stdout
+        self.assertTrue(os.listdir(os.path.join(cache, "guards")))
+        self.assertEqual(subprocess.run(cmd, capture_output=True, text=True, env=env).stdout, first)
+        r = run("guards", str(cu), "--preprocess-only")
+        self.assertIn("1 files x 8 targets preprocessed", r.stdout)
         r = run("guards", str(cu), "--targets", "sm_120x")
         self.assertEqual(r.returncode, 2)
         r = run("guards", "/nonexistent.cu")
