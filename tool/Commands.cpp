@@ -4,6 +4,7 @@
 
 #include "model/Errors.h"
 #include "tool/Audit.h"
+#include "tool/Archs.h"
 #include "tool/Guards.h"
 #include "tool/output/Emitters.h"
 
@@ -84,9 +85,9 @@ int explain(const Options &optsIn) {
 
 int runCommand(const Options &opts) {
   if (opts.command == "explain") return explain(opts);
-  if (opts.command == "guards") {
+  if (opts.command == "guards" || opts.command == "archs") {
     std::ostringstream out;
-    int code = runGuards(opts, out);
+    int code = opts.command == "guards" ? runGuards(opts, out) : runArchs(opts, out);
     writeOutput(opts, out.str());
     return code;
   }

@@ -23,6 +23,9 @@ commands:
   guards PATH...                which #if branches of CUDA/C++ files each compiler
                                 target compiles (clang preprocessor, per target;
                                 --targets takes build targets: sm_100a,sm_120f)
+  archs PATH                    the arch lists a CMake build gives each kernel, by
+                                running the engine's own arch-filter helpers
+                                (--cuda-archs "9.0;10.0;12.0;12.1", --cuda 13.0)
 
 options:
   --with DIR            a dependency tree (the kernel library the engine calls);
@@ -89,6 +92,7 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "-q" || a == "--quiet") opts.quiet = true;
     else if (a == "--no-cache") opts.noCache = true;
     else if (a == "--preprocess-only") opts.preprocessOnly = true;
+    else if (a == "--cuda-archs") opts.cudaArchs = next();
     else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
     else positional.push_back(a);
   }
@@ -104,15 +108,18 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     opts.explainBackend = positional[0];
     opts.explainTarget = positional[1];
     if (positional.size() == 3) opts.path = positional[2];
+  } else if (opts.command == "archs") {
+    if (positional.size() != 1) throw usageError("archs needs one CMake project folder", "e.g. archscope archs ~/src/vllm");
+    opts.paths = positional;
   } else if (opts.command == "guards") {
     if (positional.empty()) throw usageError("guards needs at least one file or folder", "e.g. archscope guards csrc/");
     opts.paths = positional;
   } else {
-    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, guards (see --help)");
+    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, guards, archs (see --help)");
   }
   static const std::vector<std::string> formats = {"text", "json", "yaml", "markdown"};
-  if (opts.command == "guards" && opts.format != "text" && opts.format != "json")
-    throw usageError("guards writes text or json, not '" + opts.format + "'");
+  if ((opts.command == "guards" || opts.command == "archs") && opts.format != "text" && opts.format != "json")
+    throw usageError(opts.command + " writes text or json, not '" + opts.format + "'");
   if (std::find(formats.begin(), formats.end(), opts.format) == formats.end())
     throw usageError("unknown format '" + opts.format + "'", "use text, json, yaml or markdown");
   if (!opts.output.empty()) opts.color = false;

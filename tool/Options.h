@@ -22,7 +22,8 @@ struct Options {
   bool color = false;
   bool quiet = false;
   bool noCache = false;
-  bool preprocessOnly = false; ///< guards: the speed baseline, nothing recorded
+  bool preprocessOnly = false;
+  std::string cudaArchs;            ///< archs: the build's arch list (TORCH_CUDA_ARCH_LIST style) ///< guards: the speed baseline, nothing recorded
 };
 
 /// Parses argv; throws a usage error with the reason. Returns false when

@@ -172,6 +172,24 @@ class Guards(unittest.TestCase):
         self.assertEqual(r.returncode, 3)
 
 
+class Archs(unittest.TestCase):
+    def test_the_engines_own_intersection_is_run_and_a_dropped_gpu_named(self):
+        fixture = pathlib.Path(__file__).resolve().parent.parent / "cmake" / "intersection_drop"
+        r = run("archs", str(fixture), "--cuda-archs", "10.0;10.3;12.0;12.1", "--format", "json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        calls = {c["line"]: c for c in json.loads(r.stdout)["calls"]}
+        self.assertEqual(calls[7]["result"], "10.0a")
+        self.assertEqual(calls[7]["dropped"], ["sm_103"])
+        self.assertFalse(calls[9]["evaluated"])  # the CUDA < 12.8 branch
+        self.assertEqual(calls[12]["dropped"], [])
+        r = run("archs", str(fixture), "--cuda-archs", "10.0;10.3", "--cuda", "12.6", "--format", "json")
+        calls = {c["line"]: c for c in json.loads(r.stdout)["calls"]}
+        self.assertFalse(calls[7]["evaluated"])
+        self.assertTrue(calls[9]["evaluated"])
+        r = run("archs", "/nonexistent")
+        self.assertEqual(r.returncode, 3)
+
+
 class Cache(unittest.TestCase):
     def test_unchanged_tree_comes_from_the_cache_and_a_change_invalidates_it(self):
         tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()

@@ -1,0 +1,248 @@
+//===--- CMakeArchSets.cpp - replay arch filters with cmake -P ----------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/build/CMakeArchSets.h"
+
+#include "model/Target.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Program.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace archscope::build {
+namespace {
+
+struct Command {
+  std::string name; ///< lower-cased
+  std::string args; ///< verbatim, without the outer parentheses
+  int line = 0;
+};
+
+std::string readText(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// CMake's command syntax: NAME ( args ) with quoted arguments, nested
+/// parentheses and # comments.
+std::vector<Command> parseCommands(const std::string &text) {
+  std::vector<Command> out;
+  size_t i = 0;
+  int line = 1;
+  auto advance = [&](size_t n) {
+    for (size_t k = 0; k < n && i < text.size(); ++k, ++i)
+      if (text[i] == '\n') ++line;
+  };
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '#') { while (i < text.size() && text[i] != '\n') ++i; continue; }
+    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) { advance(1); continue; }
+    size_t start = i;
+    int startLine = line;
+    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+    std::string name = text.substr(start, i - start);
+    size_t j = i;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+    if (j >= text.size() || text[j] != '(') continue;
+    advance(j - i + 1);
+    int depth = 1;
+    bool quoted = false;
+    size_t argsStart = i;
+    while (i < text.size() && depth > 0) {
+      char d = text[i];
+      if (quoted) { if (d == '\\') advance(1); else if (d == '"') quoted = false; }
+      else if (d == '"') quoted = true;
+      else if (d == '#') { while (i < text.size() && text[i] != '\n') ++i; continue; }
+      else if (d == '(') ++depth;
+      else if (d == ')') --depth;
+      advance(1);
+    }
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    out.push_back({name, text.substr(argsStart, i - argsStart - 1), startLine});
+  }
+  return out;
+}
+
+/// Splits CMake arguments at top-level whitespace, keeping quotes.
+std::vector<std::string> splitArgs(const std::string &args) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (char c : args) {
+    if (c == '"') quoted = !quoted;
+    if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(cur), cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::vector<Target> parseArchList(const std::string &list) {
+  std::vector<Target> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ';'))
+    if (auto t = Target::parse(item)) out.push_back(*t);
+  return out;
+}
+
+/// GPUs of the build a requested list runs on that no result arch runs on.
+std::vector<std::string> droppedGpus(const std::string &requested, const std::string &result,
+                                     const std::vector<ComputeCapability> &gpus) {
+  auto want = parseArchList(requested), got = parseArchList(result);
+  std::vector<std::string> out;
+  for (auto cc : gpus) {
+    bool wanted = std::any_of(want.begin(), want.end(), [&](const Target &t) { return t.runsOn(cc); });
+    bool built = std::any_of(got.begin(), got.end(), [&](const Target &t) { return t.runsOn(cc); });
+    if (wanted && !built) out.push_back(cc.name());
+  }
+  return out;
+}
+
+bool isArchFilter(const std::string &name) {
+  return name.find("arch") != std::string::npos &&
+         (name.find("intersection") != std::string::npos || name.find("filter") != std::string::npos);
+}
+
+} // namespace
+
+ArchSetReport evaluateArchSets(const std::string &root, const std::string &targetArchs, const std::string &cudaVersion) {
+  ArchSetReport report;
+  fs::path lists = fs::path(root) / "CMakeLists.txt";
+  report.cmakeLists = lists.string();
+  if (!fs::exists(lists)) {
+    report.errors.push_back(lists.string() + ": not found");
+    return report;
+  }
+  // The engine's own helper functions.
+  std::set<std::string> helpers;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(fs::path(root) / "cmake", ec)) {
+    if (e.path().extension() != ".cmake") continue;
+    for (const auto &c : parseCommands(readText(e.path())))
+      if (c.name == "function" || c.name == "macro") {
+        auto args = splitArgs(c.args);
+        if (!args.empty() && isArchFilter(args[0])) {
+          helpers.insert(args[0]);
+          if (std::find(report.helperFiles.begin(), report.helperFiles.end(), e.path().string()) ==
+              report.helperFiles.end())
+            report.helperFiles.push_back(e.path().string());
+        }
+      }
+  }
+  if (helpers.empty()) {
+    report.errors.push_back("no arch-filter helper (a CMake function named like *arch*intersection*) in " + root + "/cmake");
+    return report;
+  }
+  // Replay set/list, the helpers and if/elseif/else/endif; conditions other
+  // than on the CUDA compiler version are taken as true for if, false for
+  // elseif (their else branches are reported as not evaluated).
+  std::ostringstream script;
+  script << "cmake_minimum_required(VERSION 3.20)\n";
+  for (const auto &h : report.helperFiles) script << "include(\"" << h << "\")\n";
+  script << "set(CMAKE_CUDA_COMPILER_VERSION " << cudaVersion << ")\nset(CUDA_ARCHS \"" << targetArchs << "\")\n";
+  std::vector<std::string> branch;
+  std::vector<bool> decided, versionChain;
+  int skipDepth = 0; // inside function/macro/foreach bodies of CMakeLists
+  for (const auto &c : parseCommands(readText(lists))) {
+    if (c.name == "function" || c.name == "macro" || c.name == "foreach" || c.name == "while") { ++skipDepth; continue; }
+    if (c.name == "endfunction" || c.name == "endmacro" || c.name == "endforeach" || c.name == "endwhile") { --skipDepth; continue; }
+    if (skipDepth > 0) continue;
+    bool versionTest = c.args.find("CMAKE_CUDA_COMPILER_VERSION") != std::string::npos;
+    // decided[level]: whether the branch being read is decided by CMake (a
+    // version test) or assumed (the if-branch of another condition); the
+    // else branches of an assumed condition are not.
+    if (c.name == "if") {
+      script << "if(" << (versionTest ? c.args : "TRUE") << ")\n";
+      branch.push_back("if(" + c.args + ")");
+      decided.push_back(true);
+      versionChain.push_back(versionTest);
+    } else if (c.name == "elseif") {
+      script << "elseif(" << (versionTest ? c.args : "FALSE") << ")\n";
+      if (!branch.empty()) {
+        branch.back() = "elseif(" + c.args + ")";
+        versionChain.back() = versionChain.back() && versionTest;
+        decided.back() = versionChain.back();
+      }
+    } else if (c.name == "else") {
+      if (!decided.empty()) decided.back() = versionChain.back();
+      script << "else()\n";
+      if (!branch.empty()) branch.back() = "else() of " + branch.back();
+    } else if (c.name == "endif") {
+      script << "endif()\n";
+      if (!branch.empty()) branch.pop_back(), decided.pop_back(), versionChain.pop_back();
+    } else if (c.name == "set" || c.name == "list") {
+      script << c.name << "(" << c.args << ")\n";
+    } else if (helpers.count(c.name)) {
+      auto args = splitArgs(c.args);
+      if (args.size() < 3) continue;
+      ArchSetCall call;
+      call.line = c.line;
+      call.function = c.name;
+      call.out = args[0];
+      std::string where;
+      for (const auto &b : branch) where += (where.empty() ? "" : " > ") + b;
+      call.branch = where;
+      call.decidable = std::all_of(decided.begin(), decided.end(), [](bool d) { return d; });
+      call.evaluated = false; // until cmake prints its result
+      report.calls.push_back(call);
+      script << "message(\"ARCHSCOPE_SRC|" << c.line << "|\" " << args[1] << ")\n";
+      script << c.name << "(" << c.args << ")\n";
+      script << "message(\"ARCHSCOPE_OUT|" << c.line << "|${" << args[0] << "}\")\n";
+    }
+  }
+  // Run the engine's CMake logic.
+  llvm::SmallString<128> scriptPath, outPath;
+  llvm::sys::fs::createTemporaryFile("archscope-archs", "cmake", scriptPath);
+  llvm::sys::fs::createTemporaryFile("archscope-archs", "out", outPath);
+  std::ofstream(scriptPath.str().str()) << script.str();
+  auto cmake = llvm::sys::findProgramByName("cmake");
+  if (!cmake) {
+    report.errors.push_back("cmake is not on PATH: the arch sets cannot be evaluated");
+    return report;
+  }
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(outPath), llvm::StringRef(outPath)};
+  std::string err;
+  int rc = llvm::sys::ExecuteAndWait(*cmake, {*cmake, "-P", scriptPath.str()}, std::nullopt, redirects, 60, 0, &err);
+  std::string output = readText(outPath.str().str());
+  llvm::sys::fs::remove(scriptPath);
+  llvm::sys::fs::remove(outPath);
+  if (rc != 0)
+    report.errors.push_back("cmake -P failed (exit " + std::to_string(rc) + "): " +
+                            output.substr(0, 400) + err);
+  auto gpus = parseArchList(targetArchs);
+  std::vector<ComputeCapability> ccs;
+  for (const auto &t : gpus) ccs.push_back(t.cc);
+  std::istringstream lines(output);
+  std::string l;
+  static const std::regex re(R"(ARCHSCOPE_(SRC|OUT)\|(\d+)\|(.*))");
+  while (std::getline(lines, l)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, re)) continue;
+    int line = std::stoi(m[2]);
+    for (auto &call : report.calls) {
+      if (call.line != line) continue;
+      if (m[1] == "SRC") call.requested = m[3];
+      else {
+        call.result = m[3];
+        call.evaluated = true;
+        call.dropped = droppedGpus(call.requested, call.result, ccs);
+      }
+    }
+  }
+  return report;
+}
+
+} // namespace archscope::build

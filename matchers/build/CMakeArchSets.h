@@ -1,0 +1,42 @@
+//===--- CMakeArchSets.h - arch lists of a CMake build, evaluated --------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Engines filter the archs each kernel is built for with their own CMake
+// helpers (vLLM's cuda_archs_loose_intersection). Those are evaluated, not
+// pattern-matched: archscope finds the helper calls in CMakeLists.txt, and
+// runs the engine's own helper functions with `cmake -P` on the target list
+// the user builds for, in file order, so a call whose result feeds the next
+// (CUDA_ARCHS) does. Branches on the CUDA compiler version are evaluated by
+// CMake too; other branch conditions are reported as not evaluated.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include <string>
+#include <vector>
+
+namespace archscope::build {
+
+struct ArchSetCall {
+  int line = 0;
+  std::string function;
+  std::string out;                    ///< the output variable
+  std::string requested;              ///< the source list as written, expanded
+  std::string result;                 ///< what the helper returned
+  std::vector<std::string> dropped;   ///< requested GPUs the build targets that no result arch runs on
+  std::string branch;                 ///< enclosing conditions, "" at top level
+  bool evaluated = true;              ///< false: cmake did not reach the call
+  bool decidable = true;              ///< every enclosing condition tests the CUDA version
+};
+
+struct ArchSetReport {
+  std::string cmakeLists;
+  std::vector<std::string> helperFiles;
+  std::vector<ArchSetCall> calls;
+  std::vector<std::string> errors;
+};
+
+/// Evaluates the arch-filter calls of `root`/CMakeLists.txt for a build
+/// targeting `targetArchs` ("7.5;8.0;...;12.1") with CUDA `cudaVersion`.
+ArchSetReport evaluateArchSets(const std::string &root, const std::string &targetArchs,
+                               const std::string &cudaVersion);
+
+} // namespace archscope::build

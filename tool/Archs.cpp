@@ -1,0 +1,71 @@
+//===--- Archs.cpp - `archscope archs`: the build arch-set layer ---------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "tool/Archs.h"
+
+#include "matchers/build/CMakeArchSets.h"
+#include "model/Errors.h"
+
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <iomanip>
+
+namespace archscope {
+namespace {
+
+/// What a build targets when the user names nothing: every arch-table GPU
+/// from sm_75 that CUDA 13.0 compiles for.
+const char *kDefaultBuild = "7.5;8.0;8.6;8.7;8.9;9.0;10.0;10.3;11.0;12.0;12.1";
+
+std::string join(const std::vector<std::string> &v, const char *sep) {
+  std::string s;
+  for (const auto &x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+} // namespace
+
+int runArchs(const Options &opts, std::ostream &out) {
+  std::string build = opts.cudaArchs.empty() ? kDefaultBuild : opts.cudaArchs;
+  std::string cuda = opts.cuda.empty() ? "13.0" : opts.cuda;
+  auto report = build::evaluateArchSets(opts.paths[0], build, cuda);
+  if (!report.errors.empty() && report.calls.empty())
+    throw inputError(report.errors.front(), "archs reads a CMake project whose cmake/ folder defines its arch filters");
+  if (opts.format == "json") {
+    llvm::json::Array calls;
+    for (const auto &c : report.calls) {
+      llvm::json::Array dropped;
+      for (const auto &d : c.dropped) dropped.push_back(d);
+      calls.push_back(llvm::json::Object{{"line", c.line}, {"function", c.function}, {"output", c.out},
+                                         {"requested", c.requested}, {"result", c.result},
+                                         {"dropped", std::move(dropped)}, {"branch", c.branch},
+                                         {"evaluated", c.evaluated}, {"decidable", c.decidable}});
+    }
+    llvm::json::Array errors;
+    for (const auto &e : report.errors) errors.push_back(e);
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"cmake_lists", report.cmakeLists}, {"build_archs", build}, {"cuda", cuda},
+                                     {"calls", std::move(calls)}, {"errors", std::move(errors)}}));
+    out << os.str() << "\n";
+    return ExitClean;
+  }
+  out << report.cmakeLists << ": building for " << build << " with CUDA " << cuda << "\n";
+  for (const auto &c : report.calls) {
+    out << "  " << std::left << std::setw(6) << c.line << std::setw(28) << c.out << " ";
+    if (!c.evaluated) {
+      out << (c.decidable ? "not built with CUDA " + cuda + ": inside " : "not evaluated: inside ") << c.branch << "\n";
+      continue;
+    }
+    out << c.requested << "  ->  " << (c.result.empty() ? "(empty)" : c.result);
+    if (!c.dropped.empty()) out << "   DROPS " << join(c.dropped, ",");
+    out << "\n";
+  }
+  for (const auto &e : report.errors) out << "  note: " << e << "\n";
+  out << "DROPS = GPUs of the build that the requested archs run on but no resulting arch does\n";
+  return ExitClean;
+}
+
+} // namespace archscope
