@@ -68,7 +68,7 @@ void FactSink::selected(const Condition &reach, const std::string &backend, Modu
   g.cond = reach;
   g.backend = backend;
   g.order = nextOrder();
-  g.tree = tree_;
+  g.tree = treeOf(m);
   g.chain.push_back(ev);
   g.context = context();
   facts_.guards.push_back(std::move(g));
@@ -90,7 +90,7 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
     g.kind = GuardFact::Kind::Route;
     g.cond = reach && cond;
     g.backend = b;
-    g.tree = tree_;
+    g.tree = treeOf(m);
     g.chain.push_back(ev);
     facts_.guards.push_back(std::move(g));
   }

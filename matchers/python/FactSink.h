@@ -19,8 +19,8 @@ public:
   FactSink(Interpreter &in, Facts &facts, std::vector<std::string> backends)
       : in_(in), facts_(facts), backends_(std::move(backends)) {}
 
-  /// The stage (scope index) and tree that walks report under.
-  void setStage(int stage, std::string tree) { stage_ = stage; tree_ = std::move(tree); }
+  /// The stage (scope index) that walks report under; facts are ordered by it.
+  void setStage(int stage) { stage_ = stage; }
   void setBackend(std::string backend) { backend_ = std::move(backend); }
 
   void raised(const Condition &reach, Module &m, TSNode site) override;
@@ -39,7 +39,6 @@ private:
   Facts &facts_;
   std::vector<std::string> backends_;
   int stage_ = 0;
-  std::string tree_;
   std::string backend_;
   std::set<std::string> keys_;
   std::map<std::string, size_t> rejectIndex_; ///< one fact per raise site, conditions or-ed

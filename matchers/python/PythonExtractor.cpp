@@ -293,7 +293,7 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
     }
     auto fns = scopeFunctions(in, m, spec.qualname);
     if (fns.empty()) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
-    sink.setStage(int(stage), "");
+    sink.setStage(int(stage));
     for (const auto &fn : fns) {
       Value self;
       self.kind = Value::Kind::Instance;
@@ -360,7 +360,7 @@ void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
       route.chain.push_back(evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (profile)"));
       facts.guards.push_back(route);
       facts.dispatched.insert(backend);
-      sink.setStage(1000, tree);
+      sink.setStage(1000);
       sink.setBackend(backend);
       in.resetBudget();
       in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1,
