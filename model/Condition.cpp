@@ -275,6 +275,13 @@ bool Condition::readsQuant() const {
   return anyAtom(*this, [](const Atom &a) { return a.kind == Atom::Kind::Quant; });
 }
 
+bool Condition::onlyConfiguration() const {
+  if (isTrue() || isFalse() || isUnknownLeaf()) return false;
+  return !anyAtom(*this, [](const Atom &a) {
+    return a.kind != Atom::Kind::Opaque || a.opaqueKind != OpaqueKind::Config;
+  });
+}
+
 std::vector<Atom> Condition::opaqueAtoms() const {
   std::vector<Atom> out;
   std::unordered_set<const Node *> seen;

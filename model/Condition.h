@@ -91,6 +91,9 @@ public:
   bool readsHardware() const;
   bool readsBackend() const;
   bool readsQuant() const;
+  /// Undecided only through configuration atoms (shapes, model options,
+  /// files): no hardware, backend, quant, package or environment atom.
+  bool onlyConfiguration() const;
   /// Opaque atoms, each once, in order of appearance.
   std::vector<Atom> opaqueAtoms() const;
   /// Readable text, cut after a few hundred characters.

@@ -37,7 +37,7 @@ QuantProfile parseQuant(const std::string &path, const YAML::Node &n) {
 
 Profile Profile::load(const std::string &path) {
   auto root = yaml::loadFile(path);
-  yaml::requireKeys(path, root, {"id", "detect", "backend", "quants", "dependencies"});
+  yaml::requireKeys(path, root, {"id", "detect", "backend", "quants", "dependencies", "attributes"});
   Profile p;
   p.path = path;
   try {
@@ -54,6 +54,16 @@ Profile Profile::load(const std::string &path) {
       p.backends = yaml::strList(path, b["rows"], "rows");
     }
     for (const auto &q : root["quants"]) p.quants.push_back(parseQuant(path, q));
+    if (auto a = root["attributes"]) {
+      if (!a.IsMap()) throw inputError(yaml::where(path, a) + ": 'attributes' must map Class.attr to a value kind");
+      for (const auto &kv : a) {
+        auto value = yaml::str(path, kv.second, "attributes");
+        if (value != "device_capability_list")
+          throw inputError(yaml::where(path, kv.second) + ": unknown attribute value '" + value + "'",
+                           "the known value is device_capability_list");
+        p.attributes[kv.first.as<std::string>()] = value;
+      }
+    }
     for (const auto &d : root["dependencies"]) {
       yaml::requireKeys(path, d, {"name", "pin_file", "pin_pattern"});
       p.pins.push_back({yaml::str(path, d["name"], "name"), yaml::str(path, d["pin_file"], "pin_file"),

@@ -48,6 +48,9 @@ struct Profile {
   std::vector<std::string> backends; ///< rows to show (empty: every backend found)
   std::vector<QuantProfile> quants;
   std::vector<DependencyPin> pins;
+  /// "Class.attr" -> its run-time value when code cannot say; today only
+  /// "device_capability_list": the list holding the running GPU's (major, minor).
+  std::map<std::string, std::string> attributes;
 
   /// Loads one profile; throws an input error naming file:line on bad YAML
   /// or unknown keys.

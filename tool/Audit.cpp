@@ -192,6 +192,12 @@ AuditResult runAudit(const Options &opts) {
       throw inputError("no Python files under '" + t.root() + "'",
                        "give the root of an engine checkout or of a site-packages folder");
   Profile profile = chooseProfile(opts, dataDir, engineRoot);
+  // What the dependencies' own profiles know about their code comes along.
+  for (size_t i = 1; i < trees.size(); ++i) {
+    Options depOpts;
+    Profile dep = chooseProfile(depOpts, dataDir, trees[i].root());
+    for (const auto &[k, v] : dep.attributes) profile.attributes.emplace(k, v);
+  }
 
   const QuantProfile *quant = profile.quants.empty() ? nullptr : &profile.quants[0];
   if (!opts.quant.empty()) {

@@ -15,6 +15,7 @@
 #include "matchers/python/Value.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct Vocabulary {
   std::set<std::string> selectors;    ///< moe_runner_backend, get_moe_runner_backend, ...
   std::set<std::string> quantFlags;   ///< quantization
   std::set<std::string> backendEnums; ///< MoeRunnerBackend; empty: classes named *Backend
+  /// "Class.attr" -> what it holds at run time when the code cannot say
+  /// (a profile's `attributes`): "device_capability_list" is [(major, minor)].
+  std::map<std::string, std::string> attributeValues;
 };
 
 class FlowSink {
@@ -99,6 +103,8 @@ private:
   Value evalBinary(TSNode node, Frame &frame);
   Value evalString(TSNode node, Frame &frame);
   Value evalSubscript(TSNode node, Frame &frame);
+  Value evalComprehension(TSNode node, Frame &frame);
+  std::optional<Value> attributeValue(const ClassRef &cls, const std::string &attr);
   Value builtinCall(const std::string &name, const std::vector<Value> &args,
                     const std::map<std::string, Value> &kwargs, const std::string &text, bool &handled);
   Condition compare(const Value &a, const std::string &op, const Value &b, const std::string &text);
@@ -114,6 +120,11 @@ private:
   std::vector<GuardSite> activeGuards_;
   std::map<std::string, Value> pureCallCache_; ///< sink-less calls by function and arguments
   long steps_ = kStepBudget;
+  int sinkDepth_ = 3; ///< calls deeper than this report no facts
+
+public:
+  /// How deep a walk with a sink follows calls and still reports facts.
+  void setSinkDepth(int depth) { sinkDepth_ = depth; }
 };
 
 /// Kind of an undecidable expression, from its text: env, package, version, config.

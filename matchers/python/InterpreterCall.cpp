@@ -125,6 +125,18 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     w.kind = K::Wrapper;
     return w;
   }
+  if (name == "len" && args.size() == 1 && args[0].is(K::Tuple)) {
+    const Value &t = args[0];
+    if (t.present.empty()) return Value::integer(long(t.items.size()));
+    if (t.items.size() == 1) { // 1 if the one item is there, else 0
+      Value choice = Value::tuple({Value::integer(1), Value::integer(0)});
+      choice.kind = K::Choice;
+      choice.cond = t.present[0];
+      choice.text = text;
+      return choice;
+    }
+    return Value::unknown(text);
+  }
   if (name == "map" && args.size() == 2) return args[1];
   if (kPassThrough.count(name) && args.size() == 1) return args[0];
   if (name == "bool" && args.size() == 1) return Value::boolean(toCond(args[0]));
@@ -218,7 +230,7 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     Value v = builtinCall(fname, args, kwargs, text, handled);
     if (handled) return v;
     if (caller.depth >= kMaxDepth || !budgetLeft()) return Value::unknown(text);
-    FlowSink *sink = caller.depth < 3 ? caller.sink : nullptr;
+    FlowSink *sink = caller.depth < sinkDepth_ ? caller.sink : nullptr;
     // Without a sink a call's value depends only on the function and its
     // arguments: interpret each distinct call once.
     std::string key;
@@ -246,7 +258,7 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     inst.cls = callee.cls;
     inst.text = text;
     // Constructing a class of the trees runs its __init__ (guards included).
-    if (caller.sink && caller.depth < 3) {
+    if (caller.sink && caller.depth < sinkDepth_) {
       Value init = memberOf(callee.cls, "__init__");
       if (init.is(K::Func) && init.func.mod)
         walkFunction(init.func, std::move(args), std::move(kwargs), caller.reach, caller.sink,

@@ -86,7 +86,13 @@ Condition Interpreter::toCond(const Value &v) {
   case K::Int: return v.i ? Condition::truth() : Condition::falsity();
   case K::Str: return v.text.empty() ? Condition::falsity() : Condition::truth();
   case K::None: return Condition::falsity();
-  case K::Tuple: return v.items.empty() ? Condition::falsity() : Condition::truth();
+  case K::Tuple: {
+    if (v.present.empty()) return v.items.empty() ? Condition::falsity() : Condition::truth();
+    Condition any = Condition::falsity();
+    for (const auto &p : v.present) any = any || p;
+    return any;
+  }
+  case K::Choice: return (v.cond && toCond(v.items[0])) || (!v.cond && toCond(v.items[1]));
   case K::Sym: return Condition::compare({v.lin}, CmpOp::Ne, {Linear::constantOf(0)}, "");
   case K::Func: case K::Partial: case K::Class: case K::Wrapper: case K::CudaStr:
     return Condition::truth();
@@ -203,6 +209,8 @@ Value Interpreter::evalExpr(TSNode node, Frame &f) {
     std::string op(pm.text(field(node, "operator")));
     return Value::boolean(op == "and" ? (l && r) : (l || r));
   }
+  if (t == "list_comprehension" || t == "set_comprehension" || t == "generator_expression")
+    return evalComprehension(node, f);
   if (t == "tuple" || t == "list" || t == "set" || t == "expression_list") {
     std::vector<Value> items;
     for (TSNode c : namedChildren(node)) items.push_back(evalExpr(c, f));
@@ -234,6 +242,51 @@ Value Interpreter::evalExpr(TSNode node, Frame &f) {
     return v;
   }
   return Value::unknown(text);
+}
+
+/// [body for x in iterable if cond]: over a constant-length iterable, each
+/// item is there when its filter holds (Value::present).
+Value Interpreter::evalComprehension(TSNode node, Frame &f) {
+  const ParsedModule &pm = *f.mod->parsed;
+  std::string text(pm.text(node));
+  TSNode body = field(node, "body");
+  TSNode forClause{}, left{}, right{};
+  std::vector<TSNode> filters;
+  for (TSNode c : namedChildren(node)) {
+    if (type(c) == "for_in_clause") {
+      if (!isNull(forClause)) return Value::unknown(text); // nested loops: not modelled
+      forClause = c;
+      left = field(c, "left");
+      right = field(c, "right");
+    } else if (type(c) == "if_clause") {
+      filters.push_back(c);
+    }
+  }
+  if (isNull(forClause) || isNull(body)) return Value::unknown(text);
+  Value iterable = evalExpr(right, f);
+  if (!iterable.is(Value::Kind::Tuple) || iterable.items.size() > 32) return Value::unknown(text);
+  Value out = Value::tuple({});
+  bool conditional = !iterable.present.empty() || !filters.empty();
+  for (size_t i = 0; i < iterable.items.size(); ++i) {
+    Frame inner = f; // the loop variable lives in the comprehension's scope
+    const Value &item = iterable.items[i];
+    if (type(left) == "identifier") {
+      inner.locals[std::string(pm.text(left))] = item;
+    } else {
+      auto names = namedChildren(left);
+      for (size_t k = 0; k < names.size(); ++k)
+        inner.locals[std::string(pm.text(names[k]))] =
+            item.is(Value::Kind::Tuple) && k < item.items.size() ? item.items[k] : Value::unknown("");
+    }
+    Condition there = iterable.present.empty() ? Condition::truth() : iterable.present[i];
+    for (TSNode filter : filters) {
+      auto kids = namedChildren(filter);
+      if (!kids.empty()) there = there && toCond(evalExpr(kids[0], inner));
+    }
+    out.items.push_back(evalExpr(body, inner));
+    if (conditional) out.present.push_back(there);
+  }
+  return out;
 }
 
 Value Interpreter::evalString(TSNode node, Frame &f) {
@@ -288,7 +341,9 @@ Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const 
     return Value::external(obj.name + "." + attr);
   }
   case K::External: return Value::external(obj.text + "." + attr);
-  case K::Class: return memberOf(obj.cls, attr);
+  case K::Class:
+    if (auto hooked = attributeValue(obj.cls, attr)) return *hooked;
+    return memberOf(obj.cls, attr);
   case K::Tuple:
     if (obj.items.size() == 2 && attr == "major") return obj.items[0];
     if (obj.items.size() == 2 && attr == "minor") return obj.items[1];
@@ -303,6 +358,7 @@ Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const 
     if (attr == "value" || attr == "name") return Value::string(attr == "value" ? obj.text : obj.name);
     break;
   case K::Instance: {
+    if (auto hooked = attributeValue(obj.cls, attr)) return *hooked;
     Value m = memberOf(obj.cls, attr);
     if (m.is(K::Func)) m.self = std::make_shared<Value>(obj);
     if (!m.is(K::Unknown)) return m;
@@ -311,6 +367,13 @@ Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const 
   default: break;
   }
   return Value::unknown(text);
+}
+
+std::optional<Value> Interpreter::attributeValue(const ClassRef &cls, const std::string &attr) {
+  auto it = vocab_.attributeValues.find(className(cls) + "." + attr);
+  if (it == vocab_.attributeValues.end()) return std::nullopt;
+  if (it->second == "device_capability_list") return Value::tuple({capabilityTuple()});
+  return std::nullopt;
 }
 
 Value Interpreter::evalSubscript(TSNode node, Frame &f) {

@@ -111,7 +111,9 @@ private:
       auto kids = namedChildren(s);
       Condition c = kids.empty() ? Condition::truth() : in_.toCond(in_.evalExpr(kids[0], f_));
       if (f_.sink) f_.sink->raised(f_.reach && !c, *f_.mod, s);
-      f_.reach = f_.reach && c;
+      // A check of the configuration alone (a file read, a shape) is assumed
+      // to pass on the way to what follows: that is a working deployment.
+      if (!c.onlyConfiguration()) f_.reach = f_.reach && c;
     } else if (t == "if_statement") {
       ifStatement(s);
     } else if (t == "for_statement") {
@@ -225,9 +227,13 @@ private:
       Condition c = in_.toCond(in_.evalExpr(condNode, f_));
       if (f_.sink) f_.sink->branched(c, rest, *f_.mod, condNode);
       in_.activeGuards().push_back({c, f_.mod, condNode});
+      size_t returnsBefore = returns_.size();
       ends.push_back(runBranch(body, rest && c));
       in_.activeGuards().pop_back();
-      rest = rest && !c;
+      // A configuration-only branch that always raises is an error path:
+      // the normal path goes on without assuming its condition false.
+      bool errorPath = ends.back().reach.isFalse() && returns_.size() == returnsBefore && c.onlyConfiguration();
+      if (!errorPath) rest = rest && !c;
     };
     arm(field(s, "condition"), field(s, "consequence"));
     bool hasElse = false;
@@ -311,8 +317,16 @@ private:
     }
     bind(left, Value::unknown(std::string(pm().text(left))), s);
     Condition before = f_.reach;
+    size_t returnsBefore = returns_.size();
     block(field(s, "body"));
     f_.reach = before; // the loop may run zero times
+    if (returns_.size() > returnsBefore) {
+      // A search loop: falling out of it means nothing was found, which the
+      // code cannot tell statically.
+      std::string what = "the loop at " + f_.mod->file->relPath + ":" + std::to_string(pm().line(s)) +
+                         " ends without returning";
+      f_.reach = f_.reach && Condition::opaque(OpaqueKind::Config, what);
+    }
   }
 
   Interpreter &in_;

@@ -363,9 +363,11 @@ void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
       sink.setStage(1000);
       sink.setBackend(backend);
       in.resetBudget();
+      in.setSinkDepth(6); // library call chains to the JIT build are deeper
       in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1,
                       self.cls.valid() ? &self : nullptr);
       sink.setBackend("");
+      in.setSinkDepth(3);
     }
   }
 }
@@ -495,7 +497,7 @@ void prefetchDispatchCode(ModuleIndex &index, const QuantProfile &quant) {
 
 ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant) {
   ExtractResult r;
-  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums};
+  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums, profile.attributes};
   Interpreter in(index, vocab);
   PhaseTimer timer;
   readAllFiles(index);

@@ -55,6 +55,9 @@ struct Value {
   Linear lin;
   bool symIsString = false; ///< f"{major * 10 + minor}"
   std::vector<Value> items;
+  /// Tuple: item i is there only when present[i] holds (a filtered
+  /// comprehension); empty means every item is there.
+  std::vector<Condition> present;
   FuncRef func;
   ClassRef cls;
   std::shared_ptr<std::map<std::string, Value>> bound; ///< Partial keyword arguments
