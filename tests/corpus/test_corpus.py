@@ -23,6 +23,8 @@ TARGETS = "sm_90,sm_100,sm_103,sm_110,sm_120,sm_121"
 SGLANG = {
     ("flashinfer_trtllm", "sm_90"): ("rejected", None, "modelopt_quant.py:1904 not is_blackwell_supported()"),
     ("flashinfer_trtllm", "sm_100"): ("supported", None, "dispatch admits; cubins not read yet"),
+    ("flashinfer_trtllm", "sm_110"): ("rejected", None, "compilation_context.py:95 no arch of majors [10, 12]"),
+    ("flashinfer_cutlass", "sm_110"): ("supported", None, "gen_cutlass_fused_moe_sm100_module majors [10, 11, 12]"),
     ("flashinfer_cutlass", "sm_90"): ("rejected", None, "modelopt_quant.py:1904"),
     ("flashinfer_cutedsl", "sm_103"): ("supported", None, "CuteDslMoEWrapper declares [100, 103]"),
     ("flashinfer_cutedsl", "sm_120"): ("crash-risk", None, "cute_dsl/fused_moe.py:365 declared, not enforced"),
@@ -30,6 +32,7 @@ SGLANG = {
     ("marlin", "sm_90"): ("supported", None, "use_marlin_fallback = is_marlin()"),
     ("auto", "sm_90"): ("supported", "marlin", "modelopt_quant.py:2437 (8, 0) <= cap < (10, 0)"),
     ("auto", "sm_100"): ("supported", "flashinfer_trtllm", "modelopt_quant.py:2442"),
+    ("auto", "sm_110"): ("rejected", "flashinfer_trtllm", "auto picks TRT-LLM on Thor; its JIT has no sm_110"),
     ("auto", "sm_120"): ("supported", "flashinfer_cutlass", "overrides.py:2003 modelopt_fp4 on SM120"),
     ("auto", "sm_121"): ("supported", "flashinfer_cutlass", "is_sm120_supported is major 12"),
 }
