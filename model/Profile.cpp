@@ -4,6 +4,8 @@
 
 #include "model/YamlUtil.h"
 
+#include <algorithm>
+
 namespace archscope {
 namespace {
 
@@ -58,9 +60,10 @@ Profile Profile::load(const std::string &path) {
       if (!a.IsMap()) throw inputError(yaml::where(path, a) + ": 'attributes' must map Class.attr to a value kind");
       for (const auto &kv : a) {
         auto value = yaml::str(path, kv.second, "attributes");
-        if (value != "device_capability_list")
+        bool registry = value.rfind("registry ", 0) == 0 && std::count(value.begin(), value.end(), ' ') == 2;
+        if (value != "device_capability_list" && !registry)
           throw inputError(yaml::where(path, kv.second) + ": unknown attribute value '" + value + "'",
-                           "the known value is device_capability_list");
+                           "use device_capability_list, or 'registry DICT MODULE'");
         p.attributes[kv.first.as<std::string>()] = value;
       }
     }

@@ -48,8 +48,11 @@ struct Profile {
   std::vector<std::string> backends; ///< rows to show (empty: every backend found)
   std::vector<QuantProfile> quants;
   std::vector<DependencyPin> pins;
-  /// "Class.attr" -> its run-time value when code cannot say; today only
-  /// "device_capability_list": the list holding the running GPU's (major, minor).
+  /// "Class.attr" (or "Class.*") -> its run-time value when code cannot say:
+  /// "device_capability_list", the list holding the running GPU's (major,
+  /// minor); or "registry DICT MODULE", the attribute names a function of
+  /// MODULE through the dict literal DICT (attr -> function name) and reads
+  /// as that function's result.
   std::map<std::string, std::string> attributes;
 
   /// Loads one profile; throws an input error naming file:line on bad YAML

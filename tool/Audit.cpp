@@ -103,6 +103,22 @@ std::string resolveTreePath(const fs::path &root, const std::string &rel) {
   return "";
 }
 
+/// Every shipped profile whose detect files exist in one of the trees.
+std::vector<Profile> detectedProfiles(const std::string &dataDir, const std::vector<SourceTree> &trees) {
+  std::vector<Profile> out;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(fs::path(dataDir) / "profiles", ec)) {
+    if (e.path().extension() != ".yaml") continue;
+    Profile p = Profile::load(e.path().string());
+    bool present = std::any_of(trees.begin(), trees.end(), [&](const SourceTree &t) {
+      return std::any_of(p.detectFiles.begin(), p.detectFiles.end(),
+                         [&](const std::string &d) { return !resolveTreePath(t.root(), d).empty(); });
+    });
+    if (present) out.push_back(std::move(p));
+  }
+  return out;
+}
+
 Profile chooseProfile(const Options &opts, const std::string &dataDir, const fs::path &engineRoot) {
   if (!opts.profile.empty()) return Profile::load(opts.profile);
   std::error_code ec;
@@ -192,12 +208,11 @@ AuditResult runAudit(const Options &opts) {
       throw inputError("no Python files under '" + t.root() + "'",
                        "give the root of an engine checkout or of a site-packages folder");
   Profile profile = chooseProfile(opts, dataDir, engineRoot);
-  // What the dependencies' own profiles know about their code comes along.
-  for (size_t i = 1; i < trees.size(); ++i) {
-    Options depOpts;
-    Profile dep = chooseProfile(depOpts, dataDir, trees[i].root());
-    for (const auto &[k, v] : dep.attributes) profile.attributes.emplace(k, v);
-  }
+  // What the profiles of the libraries present (a --with tree, or a package
+  // beside the engine in one site-packages folder) know about their code
+  // comes along.
+  for (const auto &other : detectedProfiles(dataDir, trees))
+    for (const auto &[k, v] : other.attributes) profile.attributes.emplace(k, v);
 
   const QuantProfile *quant = profile.quants.empty() ? nullptr : &profile.quants[0];
   if (!opts.quant.empty()) {

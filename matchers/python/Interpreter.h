@@ -105,6 +105,7 @@ private:
   Value evalSubscript(TSNode node, Frame &frame);
   Value evalComprehension(TSNode node, Frame &frame);
   std::optional<Value> attributeValue(const ClassRef &cls, const std::string &attr);
+  std::optional<Value> registryValue(const std::string &spec, const std::string &attr);
   Value builtinCall(const std::string &name, const std::vector<Value> &args,
                     const std::map<std::string, Value> &kwargs, const std::string &text, bool &handled);
   Condition compare(const Value &a, const std::string &op, const Value &b, const std::string &text);

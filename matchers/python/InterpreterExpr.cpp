@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <sstream>
 
 namespace archscope::py {
 namespace {
@@ -371,8 +372,33 @@ Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const 
 
 std::optional<Value> Interpreter::attributeValue(const ClassRef &cls, const std::string &attr) {
   auto it = vocab_.attributeValues.find(className(cls) + "." + attr);
+  if (it == vocab_.attributeValues.end()) it = vocab_.attributeValues.find(className(cls) + ".*");
   if (it == vocab_.attributeValues.end()) return std::nullopt;
   if (it->second == "device_capability_list") return Value::tuple({capabilityTuple()});
+  return registryValue(it->second, attr);
+}
+
+/// "registry pkg.mod.DICT pkg.funcs": DICT maps attribute names to names of
+/// functions in pkg.funcs; the attribute reads as the function's result.
+std::optional<Value> Interpreter::registryValue(const std::string &spec, const std::string &attr) {
+  std::istringstream in(spec);
+  std::string word, dict, funcs;
+  in >> word >> dict >> funcs;
+  auto dot = dict.rfind('.');
+  Module *home = dot == std::string::npos ? nullptr : index_.module(dict.substr(0, dot));
+  Module *target = index_.module(funcs);
+  if (!home || !target) return std::nullopt;
+  auto binding = home->symbols.find(dict.substr(dot + 1));
+  if (binding == home->symbols.end() || type(binding->second.node) != "dictionary") return std::nullopt;
+  Frame f{home, {}, 0, nullptr};
+  for (TSNode pair : namedChildren(binding->second.node)) {
+    if (type(pair) != "pair") continue;
+    Value key = evalExpr(field(pair, "key"), f), name = evalExpr(field(pair, "value"), f);
+    if (!key.is(Value::Kind::Str) || key.text != attr || !name.is(Value::Kind::Str)) continue;
+    Value fn = resolveName(target, name.text);
+    Frame call{target, {}, 0, nullptr};
+    return callValue(fn, {}, {}, call, name.text + "()");
+  }
   return std::nullopt;
 }
 
