@@ -11,7 +11,10 @@
 #include <llvm/Support/Parallel.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <unistd.h>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -220,7 +223,18 @@ int runGuards(const Options &opts, std::ostream &out) {
   }
   std::string dir = cacheDir();
   std::vector<cuda::GuardReport> reports(files.size());
-  llvm::parallelFor(0, files.size(), [&](size_t i) { reports[i] = reportFor(files[i], targets, !opts.noCache, dir); });
+  // Progress on a terminal only: "guards: 120/262 files x 8 targets".
+  bool progress = !opts.quiet && isatty(STDERR_FILENO);
+  std::atomic<size_t> done{0};
+  std::mutex printing;
+  llvm::parallelFor(0, files.size(), [&](size_t i) {
+    reports[i] = reportFor(files[i], targets, !opts.noCache, dir);
+    size_t n = ++done;
+    if (!progress) return;
+    std::lock_guard<std::mutex> lock(printing);
+    std::cerr << "\rarchscope guards: " << n << "/" << files.size() << " files x " << targets.size() << " targets"
+              << (n == files.size() ? "\n" : "") << std::flush;
+  });
   if (opts.format == "json") emitJson(reports, out);
   else emitText(reports, targets, out);
   return ExitClean;
