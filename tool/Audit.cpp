@@ -100,6 +100,10 @@ std::string resolveTreePath(const fs::path &root, const std::string &rel) {
   for (const char *prefix : {"python/", "src/"})
     if (rel.rfind(prefix, 0) == 0 && fs::exists(root / rel.substr(strlen(prefix)), ec))
       return rel.substr(strlen(prefix));
+  // The tree is the package folder itself: "sglang/srt/x.py" is "srt/x.py".
+  std::string inside = rel.rfind("python/", 0) == 0 ? rel.substr(7) : rel;
+  std::string pkg = root.filename().string() + "/";
+  if (inside.rfind(pkg, 0) == 0 && fs::exists(root / inside.substr(pkg.size()), ec)) return inside.substr(pkg.size());
   return "";
 }
 

@@ -198,6 +198,10 @@ const SourceFile *findProfileFile(const SourceTree &tree, const std::string &fil
   for (const char *prefix : {"python/", "src/"})
     if (file.rfind(prefix, 0) == 0)
       if (const SourceFile *f = tree.byRelPath(file.substr(std::strlen(prefix)))) return f;
+  // The tree is the package folder itself: "sglang/srt/x.py" is "srt/x.py".
+  std::string inside = file.rfind("python/", 0) == 0 ? file.substr(7) : file;
+  std::string pkg = std::filesystem::path(tree.root()).filename().string() + "/";
+  if (inside.rfind(pkg, 0) == 0) return tree.byRelPath(inside.substr(pkg.size()));
   return nullptr;
 }
 

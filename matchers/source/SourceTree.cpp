@@ -28,8 +28,9 @@ bool isIdentifier(const std::string &s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
-/// `rel` ("a/b/c.py") as dotted parts, or empty if a part is no identifier.
-std::vector<std::string> dottedParts(const std::string &rel) {
+/// `rel` ("a/b/c.py") as dotted parts ([] for a root __init__.py), or
+/// nullopt if a part is no identifier (such a file cannot be imported).
+std::optional<std::vector<std::string>> dottedParts(const std::string &rel) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (start <= rel.size()) {
@@ -42,7 +43,7 @@ std::vector<std::string> dottedParts(const std::string &rel) {
   if (last.size() > 3 && last.ends_with(".py")) last.resize(last.size() - 3);
   if (last == "__init__") parts.pop_back();
   for (const auto &p : parts)
-    if (!isIdentifier(p)) return {};
+    if (!isIdentifier(p)) return std::nullopt;
   return parts;
 }
 
@@ -62,15 +63,23 @@ void SourceTree::nameModules(const std::set<std::string> &packageDirs) {
   std::vector<std::string> roots;
   for (const char *sub : {"python/", "src/"})
     if (fs::is_directory(root_ + "/" + sub, ec)) roots.push_back(sub);
+  // Pointed at a package folder itself (site-packages/sglang): its modules
+  // are named from its parent, as Python imports them.
+  std::string prefix = packageDirs.count("") ? fs::path(root_).filename().string() : "";
   for (auto &f : files_) {
     std::string rel = f.relPath;
     for (const auto &r : roots)
       if (rel.rfind(r, 0) == 0) { rel = rel.substr(r.size()); break; }
     f.isPackageInit = f.relPath.ends_with("__init__.py");
-    f.module = join(dottedParts(rel));
+    auto byRoot = dottedParts(rel);
+    if (byRoot) {
+      f.module = join(*byRoot);
+      if (!prefix.empty()) f.module = f.module.empty() ? prefix : prefix + "." + f.module;
+    }
     // The __init__ chain: the longest suffix of folders that are packages.
-    auto parts = dottedParts(f.relPath);
-    if (parts.empty()) continue;
+    auto chainParts = dottedParts(f.relPath);
+    if (!chainParts || chainParts->empty()) continue;
+    const auto &parts = *chainParts;
     size_t dirs = parts.size() - (f.isPackageInit ? 0 : 1);
     size_t first = dirs;
     std::string dir;
@@ -78,6 +87,7 @@ void SourceTree::nameModules(const std::set<std::string> &packageDirs) {
     for (size_t i = 0; i < dirs; ++i) prefixes.push_back(dir += (i ? "/" : "") + parts[i]);
     while (first > 0 && packageDirs.count(prefixes[first - 1])) --first;
     std::string chain = join(parts, first);
+    if (!prefix.empty() && first == 0) chain = chain.empty() ? prefix : prefix + "." + chain;
     if (f.module.empty()) f.module = chain;
     else if (chain != f.module && !chain.empty()) f.alias = chain;
   }

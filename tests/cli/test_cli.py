@@ -125,6 +125,20 @@ class BadInput(unittest.TestCase):
         self.assertEqual(cells[("checked", "sm_120")], "rejected")
         self.assertEqual(cells[("gen", "sm_100")], "supported")
 
+    def test_package_folders_themselves(self):
+        # Pointed at the package folders (site-packages/eng, site-packages/kern),
+        # with a file that cannot be imported (a hyphenated folder) beside them.
+        src = pathlib.Path(__file__).resolve().parent.parent / "python" / "decorator_allowlist"
+        eng, kern = pathlib.Path(self.dir) / "eng", pathlib.Path(self.dir) / "kern"
+        shutil.copytree(src / "engine" / "eng", eng)
+        shutil.copytree(src / "lib" / "kern", kern)
+        make_tree(kern, {"not-a-package/helper.py": "def supported_compute_capability(x):\n    return None\n"})
+        r = run("audit", str(eng), "--with", str(kern), "--targets", "sm_100,sm_120", "--format", "json", "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cells = {(c["backend"], c["target"]): c["verdict"] for c in json.loads(r.stdout)["cells"]}
+        self.assertEqual(cells[("gen", "sm_120")], "crash-risk")
+        self.assertEqual(cells[("checked", "sm_120")], "rejected")
+
     def test_malformed_profile_names_file_and_line(self):
         make_tree(self.dir, ENGINE)
         profile = pathlib.Path(self.dir) / "profile.yaml"
