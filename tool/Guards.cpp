@@ -3,6 +3,7 @@
 #include "tool/Guards.h"
 
 #include "matchers/cuda/ArchGuardPass.h"
+#include "matchers/cuda/CompileFlags.h"
 #include "model/Errors.h"
 #include "tool/Cache.h"
 
@@ -194,17 +195,20 @@ void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) 
 /// One file's report, from the cache when its text, the targets and this
 /// archscope build are unchanged.
 cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &targets, bool useCache,
-                            const std::string &dir) {
+                            const std::string &dir, cuda::CompileFlags &flags) {
+  cuda::GuardPassOptions options;
+  options.extraArgs = flags.argsFor(file);
   std::string key;
   if (useCache && !dir.empty()) {
     auto text = readCacheFile(file);
-    std::string all = "archscope-guards-v1\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
+    std::string all = "archscope-guards-v2\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
     for (const auto &t : targets) all += t.name() + ",";
+    for (const auto &a : options.extraArgs) all += a + '\0';
     key = dir + "/guards/" + hashKey(all) + ".json";
     if (auto cached = readCacheFile(key))
       if (auto r = reportFromJson(*cached)) return *r;
   }
-  auto r = cuda::runArchGuardPass(file, targets);
+  auto r = cuda::runArchGuardPass(file, targets, options);
   if (!key.empty()) writeCacheFile(key, toText(reportJson(r)));
   return r;
 }
@@ -214,10 +218,14 @@ cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &
 int runGuards(const Options &opts, std::ostream &out) {
   auto targets = chooseTargets(opts);
   auto files = collectFiles(opts.paths);
-  if (opts.preprocessOnly) { // the speed baseline: same passes, nothing recorded
-    cuda::GuardPassOptions baseline;
-    baseline.extract = false;
-    llvm::parallelFor(0, files.size(), [&](size_t i) { cuda::runArchGuardPass(files[i], targets, baseline); });
+  cuda::CompileFlags flags;
+  if (opts.preprocessOnly) { // the speed baseline: same passes and flags, nothing recorded
+    llvm::parallelFor(0, files.size(), [&](size_t i) {
+      cuda::GuardPassOptions baseline;
+      baseline.extract = false;
+      baseline.extraArgs = flags.argsFor(files[i]);
+      cuda::runArchGuardPass(files[i], targets, baseline);
+    });
     out << files.size() << " files x " << targets.size() << " targets preprocessed (nothing recorded)\n";
     return ExitClean;
   }
@@ -228,7 +236,7 @@ int runGuards(const Options &opts, std::ostream &out) {
   std::atomic<size_t> done{0};
   std::mutex printing;
   llvm::parallelFor(0, files.size(), [&](size_t i) {
-    reports[i] = reportFor(files[i], targets, !opts.noCache, dir);
+    reports[i] = reportFor(files[i], targets, !opts.noCache, dir, flags);
     size_t n = ++done;
     if (!progress) return;
     std::lock_guard<std::mutex> lock(printing);

@@ -8,7 +8,10 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/FileManager.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
@@ -211,7 +214,11 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     report.errors.push_back(path + ": cannot read: " + buffer.getError().message());
     return report;
   }
-  std::string code = (*buffer)->getBuffer().str();
+  // clang's own diagnostics (an #error in a header for some target) are not
+  // shown: a failed pass is reported once per target in `errors`.
+  clang::IgnoringDiagConsumer quiet;
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
   for (const auto &t : targets) {
     std::vector<GuardDirective> directives;
     KernelScanner scan;
@@ -220,9 +227,14 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     args.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR); // clang's own builtin headers
 #endif
     args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
-    bool ok = clang::tooling::runToolOnCodeWithArgs(
-        std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract), code, args, path,
-        "clang-22");
+    std::vector<std::string> command = {"clang-22"};
+    command.insert(command.end(), args.begin(), args.end());
+    command.push_back(path);
+    clang::tooling::ToolInvocation invocation(
+        command, std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract),
+        files.get());
+    invocation.setDiagnosticConsumer(&quiet);
+    bool ok = invocation.run();
     mergeKernels(report, scan, t.name());
     if (!ok) report.errors.push_back(path + ": the " + t.name() + " pass reported errors");
     // Merge this target's outcomes into the per-directive table, by line.

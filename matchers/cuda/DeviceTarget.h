@@ -17,11 +17,17 @@
 
 namespace archscope::cuda {
 
-/// clang driver arguments that make a device-only pass match nvcc's macros.
-inline std::vector<std::string> deviceArgs(const Target &t) {
+/// clang driver arguments that make a device-only pass match nvcc's macros,
+/// for the CUDA toolkit `cudaMajor.cudaMinor` (its version macros too: CUTLASS's
+/// *_SUPPORTED and engines' `CUDA_VERSION >= 12080` tests key on them).
+inline std::vector<std::string> deviceArgs(const Target &t, int cudaMajor = 13, int cudaMinor = 0) {
   std::string arch = std::to_string(t.cc.sm()) + "0";
   std::string sm = "sm_" + std::to_string(t.cc.sm());
-  std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-w"};
+  std::string version = std::to_string(cudaMajor * 1000 + cudaMinor * 10);
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-w",
+                                   "-D__CUDACC_VER_MAJOR__=" + std::to_string(cudaMajor),
+                                   "-D__CUDACC_VER_MINOR__=" + std::to_string(cudaMinor),
+                                   "-DCUDA_VERSION=" + version, "-DCUDART_VERSION=" + version};
   switch (t.variant) {
   case Variant::Plain:
     args.push_back("--cuda-gpu-arch=" + sm);

@@ -204,6 +204,32 @@ class Archs(unittest.TestCase):
         self.assertEqual(r.returncode, 3)
 
 
+class GuardFlags(unittest.TestCase):
+    def guards(self, path):
+        r = run("guards", str(path), "--targets", "sm_100a,sm_120a", "--format", "json", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["files"][0]
+
+    def test_compile_database_flags(self):
+        # compile_commands.json's directory is relative here; it is read relative to the database.
+        root = pathlib.Path(tempfile.mkdtemp())
+        src = pathlib.Path(__file__).resolve().parent.parent / "cuda" / "compile_db"
+        shutil.copytree(src, root, dirs_exist_ok=True)
+        db = json.loads((root / "compile_commands.json").read_text())
+        db[0]["directory"] = str(root / "src")
+        (root / "compile_commands.json").write_text(json.dumps(db))
+        f = self.guards(root / "src" / "moe.cu")
+        self.assertEqual(f["missing_includes"], [])
+        kernels = {k["name"]: k["targets"] for k in f["kernels"]}
+        self.assertEqual(kernels["nvfp4_sm120_moe"], {"sm_100a": "absent", "sm_120a": "code"})
+        self.assertEqual(kernels["trap_kernel"]["sm_100a"], "trap")
+
+    def test_include_folders_are_inferred(self):
+        f = self.guards(pathlib.Path(__file__).resolve().parent.parent / "cuda" / "inferred" / "csrc" / "kernels.cu")
+        self.assertEqual(f["missing_includes"], [])
+        self.assertEqual(f["directives"][0]["targets"], {"sm_100a": "taken", "sm_120a": "taken"})
+
+
 class Cache(unittest.TestCase):
     def test_unchanged_tree_comes_from_the_cache_and_a_change_invalidates_it(self):
         tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()

@@ -1,0 +1,1 @@
+#define ENABLE_NVFP4_SM120 1

@@ -1,0 +1,1 @@
+#define ENG_HAS_SM100_KERNELS 1
