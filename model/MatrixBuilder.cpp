@@ -25,8 +25,8 @@ namespace {
 using Kind = GuardFact::Kind;
 
 const char *kLowerLayersNote =
-    "C++/CUDA guards, build arch lists and shipped cubins are not read yet "
-    "(archscope issue 3): a kernel missing there would make this crash-risk";
+    "C++/CUDA guards, CMake arch lists and shipped cubins are not in the matrix yet "
+    "(archscope issue 3; see archscope guards and archs): a kernel missing there would make this crash-risk";
 
 struct Decision {
   Verdict verdict = Verdict::Unknown;
@@ -35,7 +35,7 @@ struct Decision {
 };
 
 /// Whether an opaque atom's text talks about the hardware itself.
-bool namesHardware(const std::string &text) {
+bool atomNamesHardware(const std::string &text) {
   static const std::regex re(R"((blackwell|hopper|ampere|capability|(^|\W|_)sm_?\d|arch\b))", std::regex::icase);
   return std::regex_search(text, re);
 }
@@ -128,7 +128,7 @@ public:
           g.cond.eval(e) != Tri::Unknown)
         continue;
       for (const auto &a : g.cond.opaqueAtoms()) {
-        if (!namesHardware(a.text)) continue;
+        if (!atomNamesHardware(a.text)) continue;
         d.verdict = Verdict::Unknown;
         d.reason = "a guard on " + t.name() + " depends on " + a.text + ", which archscope cannot resolve";
         append(d.evidence, g, "undecided: " + a.text, e);
