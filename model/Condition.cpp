@@ -132,15 +132,16 @@ bool anyAtom(const Condition &c, const std::function<bool(const Atom &)> &pred) 
   return anyAtomMemo(c, pred, seen);
 }
 
-void collectOpaque(const Condition &c, std::vector<Atom> &out, std::unordered_set<const Node *> &seen) {
+void collectAtoms(const Condition &c, bool opaqueOnly, std::vector<Atom> &out,
+                  std::unordered_set<const Node *> &seen) {
   const auto &n = c.node();
   if (!seen.insert(&n).second) return;
-  if (n.op == Op::Atom && n.atom.kind == Atom::Kind::Opaque) {
+  if (n.op == Op::Atom && (!opaqueOnly || n.atom.kind == Atom::Kind::Opaque)) {
     for (const auto &a : out)
       if (a.text == n.atom.text) return;
     out.push_back(n.atom);
   }
-  for (const auto &k : n.kids) collectOpaque(k, out, seen);
+  for (const auto &k : n.kids) collectAtoms(k, opaqueOnly, out, seen);
 }
 
 const char *opText(CmpOp op) {
@@ -285,7 +286,14 @@ bool Condition::onlyConfiguration() const {
 std::vector<Atom> Condition::opaqueAtoms() const {
   std::vector<Atom> out;
   std::unordered_set<const Node *> seen;
-  collectOpaque(*this, out, seen);
+  collectAtoms(*this, true, out, seen);
+  return out;
+}
+
+std::vector<Atom> Condition::atoms() const {
+  std::vector<Atom> out;
+  std::unordered_set<const Node *> seen;
+  collectAtoms(*this, false, out, seen);
   return out;
 }
 

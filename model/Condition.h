@@ -96,6 +96,8 @@ public:
   bool onlyConfiguration() const;
   /// Opaque atoms, each once, in order of appearance.
   std::vector<Atom> opaqueAtoms() const;
+  /// Every atom, each once (by text), in order of appearance.
+  std::vector<Atom> atoms() const;
   /// Readable text, cut after a few hundred characters.
   std::string str() const;
 

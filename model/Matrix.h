@@ -28,6 +28,10 @@ struct Cell {
   Verdict verdict = Verdict::Unknown;
   std::string reason;   ///< one line: why
   std::string picked;   ///< auto row: the backend auto selects
+  /// crash-risk: what lacks the kernel the dispatch reaches: "allow-list"
+  /// (the library's own declared list), "cuda" (#if), "build" (CMake/JIT
+  /// arch list), "binary" (shipped cubins)
+  std::string lacking;
   std::vector<Evidence> evidence;
   std::vector<ConditionalVerdict> conditions;
 };

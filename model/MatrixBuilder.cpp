@@ -31,6 +31,7 @@ const char *kLowerLayersNote =
 struct Decision {
   Verdict verdict = Verdict::Unknown;
   std::string reason;
+  std::string lacking;
   std::vector<Evidence> evidence;
 };
 
@@ -113,6 +114,7 @@ public:
     for (auto *g : declared) {
       if (g->cond.eval(e) == Tri::False) {
         d.verdict = Verdict::CrashRisk;
+        d.lacking = "allow-list";
         d.reason = "the kernel's allow-list excludes " + t.name() + " but nothing enforces it";
         for (auto *r : routes) append(d.evidence, *r, "dispatch branch taken", e);
         append(d.evidence, *g, "excludes " + t.name() + "; declared, never checked", e);
@@ -198,7 +200,7 @@ public:
     auto atoms = splitAtoms(b);
     auto world = defaultWorld(atoms);
     auto d = decide(b, q, t, world, from);
-    Cell c{b, q.name, t, d.verdict, d.reason, "", d.evidence, {}};
+    Cell c{b, q.name, t, d.verdict, d.reason, "", d.lacking, d.evidence, {}};
     for (const auto &a : atoms) {
       auto flipped = world;
       flipped[a.text] = !flipped[a.text];
@@ -213,7 +215,7 @@ public:
   /// first selection definitely taken, then that backend's verdict.
   Cell pickIn(const std::vector<const GuardFact *> &selects, const QuantSpec &q, ComputeCapability t,
               const std::map<std::string, bool> &world) const {
-    Cell c{"auto", q.name, t, Verdict::Unknown, "", "", {}, {}};
+    Cell c{"auto", q.name, t, Verdict::Unknown, "", "", "", {}, {}};
     auto e = env("auto", q, t, world);
     for (auto *s : selects) {
       Tri v = s->cond.eval(e);
@@ -234,6 +236,7 @@ public:
       auto picked = cell(s->backend, q, t, s->order);
       c.picked = s->backend;
       c.verdict = picked.verdict;
+      c.lacking = picked.lacking;
       c.reason = "auto picks " + s->backend + "; " + picked.reason;
       append(c.evidence, *s, "selected on " + t.name(), e);
       for (auto &ev : picked.evidence) c.evidence.push_back(ev);

@@ -49,11 +49,18 @@ Profile Profile::load(const std::string &path) {
       p.detectFiles = yaml::strList(path, d["files"], "files");
     }
     if (auto b = root["backend"]) {
-      yaml::requireKeys(path, b, {"enums", "selectors", "quant_flags", "rows"});
+      yaml::requireKeys(path, b, {"enums", "selectors", "quant_flags", "rows", "families"});
       for (auto &s : yaml::strList(path, b["enums"], "enums")) p.backendEnums.insert(s);
       for (auto &s : yaml::strList(path, b["selectors"], "selectors")) p.selectors.insert(s);
       for (auto &s : yaml::strList(path, b["quant_flags"], "quant_flags")) p.quantFlags.insert(s);
       p.backends = yaml::strList(path, b["rows"], "rows");
+      if (auto f = b["families"]) {
+        if (!f.IsMap()) throw inputError(yaml::where(path, f) + ": 'families' must map backends to kernel families");
+        for (const auto &kv : f)
+          p.families[yaml::str(path, kv.first, "backend")] =
+              kv.second.IsSequence() ? yaml::strList(path, kv.second, "families")
+                                     : std::vector<std::string>{yaml::str(path, kv.second, "families")};
+      }
     }
     for (const auto &q : root["quants"]) p.quants.push_back(parseQuant(path, q));
     if (auto a = root["attributes"]) {

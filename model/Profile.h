@@ -46,6 +46,9 @@ struct Profile {
   std::set<std::string> quantFlags;
   std::set<std::string> backendEnums;
   std::vector<std::string> backends; ///< rows to show (empty: every backend found)
+  /// backend -> the NVFP4 MoE kernel families it runs (data/kernel-families.yaml):
+  /// what its kernels need from the ISA, and which probe validates it.
+  std::map<std::string, std::vector<std::string>> families;
   std::vector<QuantProfile> quants;
   std::vector<DependencyPin> pins;
   /// "Class.attr" (or "Class.*") -> its run-time value when code cannot say:

@@ -26,8 +26,10 @@ std::string join(const std::vector<std::string> &v, const char *sep) {
 
 } // namespace
 
+std::string defaultBuildArchs() { return kDefaultBuild; }
+
 int runArchs(const Options &opts, std::ostream &out) {
-  std::string build = opts.cudaArchs.empty() ? kDefaultBuild : opts.cudaArchs;
+  std::string build = opts.cudaArchs.empty() ? defaultBuildArchs() : opts.cudaArchs;
   std::string cuda = opts.cuda.empty() ? "13.0" : opts.cuda;
   auto report = build::evaluateArchSets(opts.paths[0], build, cuda);
   if (!report.errors.empty() && report.calls.empty())

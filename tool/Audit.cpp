@@ -196,8 +196,10 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
 
 } // namespace
 
+std::string dataDirOf(const Options &opts) { return opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir; }
+
 AuditResult runAudit(const Options &opts) {
-  std::string dataDir = opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir;
+  std::string dataDir = dataDirOf(opts);
   std::string enginePath = opts.path.empty() ? dataDir + "/examples/tiny-engine" : opts.path;
   std::vector<std::string> withPaths = opts.with;
   if (opts.path.empty() && withPaths.empty()) withPaths.push_back(dataDir + "/examples/tiny-kernels");
@@ -207,16 +209,19 @@ AuditResult runAudit(const Options &opts) {
   trees.push_back(SourceTree::scan(enginePath, "engine"));
   for (const auto &w : withPaths) trees.push_back(SourceTree::scan(w, "dependency"));
   fs::path engineRoot = trees[0].root();
+  // lint reads trees of CUDA and CMake only as well; audit needs the Python layer.
   for (const auto &t : trees)
-    if (t.files().empty())
+    if (t.files().empty() && opts.command != "lint")
       throw inputError("no Python files under '" + t.root() + "'",
                        "give the root of an engine checkout or of a site-packages folder");
   Profile profile = chooseProfile(opts, dataDir, engineRoot);
   // What the profiles of the libraries present (a --with tree, or a package
   // beside the engine in one site-packages folder) know about their code
   // comes along.
-  for (const auto &other : detectedProfiles(dataDir, trees))
+  for (const auto &other : detectedProfiles(dataDir, trees)) {
     for (const auto &[k, v] : other.attributes) profile.attributes.emplace(k, v);
+    for (const auto &[k, v] : other.families) profile.families.emplace(k, v);
+  }
 
   const QuantProfile *quant = profile.quants.empty() ? nullptr : &profile.quants[0];
   if (!opts.quant.empty()) {
@@ -274,6 +279,11 @@ AuditResult runAudit(const Options &opts) {
   req.cudaMajor = std::stoi(m[1]);
   req.cudaMinor = std::stoi(m[2]);
   result.matrix = buildMatrix(extracted.facts, req);
+  result.facts = std::move(extracted.facts);
+  result.families = profile.families;
+  result.quantFlags = {quant->flags.begin(), quant->flags.end()};
+  result.roots.push_back(engineRoot.string());
+  for (const auto &w : withPaths) result.roots.push_back(w);
   result.matrix.trees = infos;
   for (auto &w : warnings) result.matrix.warnings.insert(result.matrix.warnings.begin(), w);
   if (req.backends.empty())

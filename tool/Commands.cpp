@@ -6,6 +6,7 @@
 #include "tool/Audit.h"
 #include "tool/Archs.h"
 #include "tool/Guards.h"
+#include "tool/Lint.h"
 #include "tool/output/Emitters.h"
 
 #include <chrono>
@@ -85,9 +86,11 @@ int explain(const Options &optsIn) {
 
 int runCommand(const Options &opts) {
   if (opts.command == "explain") return explain(opts);
-  if (opts.command == "guards" || opts.command == "archs") {
+  if (opts.command == "guards" || opts.command == "archs" || opts.command == "lint") {
     std::ostringstream out;
-    int code = opts.command == "guards" ? runGuards(opts, out) : runArchs(opts, out);
+    int code = opts.command == "guards" ? runGuards(opts, out)
+             : opts.command == "archs"  ? runArchs(opts, out)
+                                        : runLint(opts, out);
     writeOutput(opts, out.str());
     return code;
   }

@@ -29,39 +29,9 @@ namespace {
 /// family targets engines ship for Hopper and Blackwell.
 const char *kDefaultTargets[] = {"sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_110a", "sm_120a", "sm_120f", "sm_121a"};
 
-std::vector<Target> chooseTargets(const Options &opts) {
-  std::vector<Target> out;
-  std::vector<std::string> names = opts.targets;
-  if (names.empty()) names.assign(std::begin(kDefaultTargets), std::end(kDefaultTargets));
-  for (const auto &n : names) {
-    auto t = Target::parse(n);
-    if (!t || t->kind != CodeKind::Sass) throw usageError("bad build target '" + n + "'", "write targets as sm_100a,sm_120f,sm_90");
-    out.push_back(*t);
-  }
-  return out;
-}
-
 bool isCudaSource(const fs::path &p) {
   auto e = p.extension().string();
   return e == ".cu" || e == ".cuh" || e == ".hpp"; // .hpp: CUTLASS-style device headers
-}
-
-std::vector<std::string> collectFiles(const std::vector<std::string> &paths) {
-  std::vector<std::string> files;
-  for (const auto &p : paths) {
-    std::error_code ec;
-    auto st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) throw inputError("no such file or folder: '" + p + "'", "check the path");
-    if (fs::is_regular_file(st)) { files.push_back(p); continue; }
-    for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-         it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      if (it->is_regular_file(ec) && isCudaSource(it->path())) files.push_back(it->path().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) throw inputError("no .cu, .cuh or .hpp files under the given paths");
-  return files;
 }
 
 const char *mark(cuda::Branch b) {
@@ -215,11 +185,59 @@ cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &
 
 } // namespace
 
-int runGuards(const Options &opts, std::ostream &out) {
-  auto targets = chooseTargets(opts);
-  auto files = collectFiles(opts.paths);
+std::vector<std::string> cudaSourcesUnder(const std::vector<std::string> &paths) {
+  std::vector<std::string> files;
+  for (const auto &p : paths) {
+    std::error_code ec;
+    auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) throw inputError("no such file or folder: '" + p + "'", "check the path");
+    if (fs::is_regular_file(st)) { files.push_back(p); continue; }
+    for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      if (it->is_regular_file(ec) && isCudaSource(it->path())) files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<Target> guardTargets(const std::vector<std::string> &names) {
+  std::vector<Target> out;
+  for (const auto &n : names.empty() ? std::vector<std::string>(std::begin(kDefaultTargets), std::end(kDefaultTargets))
+                                     : names) {
+    auto t = Target::parse(n);
+    if (!t || t->kind != CodeKind::Sass) throw usageError("bad build target '" + n + "'", "write targets as sm_100a,sm_120f,sm_90");
+    out.push_back(*t);
+  }
+  return out;
+}
+
+std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &files, const std::vector<Target> &targets,
+                                            bool useCache, bool progress) {
+  std::string dir = cacheDir();
   cuda::CompileFlags flags;
+  std::vector<cuda::GuardReport> reports(files.size());
+  // Progress on a terminal only: "guards: 120/262 files x 8 targets".
+  std::atomic<size_t> done{0};
+  std::mutex printing;
+  llvm::parallelFor(0, files.size(), [&](size_t i) {
+    reports[i] = reportFor(files[i], targets, useCache, dir, flags);
+    size_t n = ++done;
+    if (!progress) return;
+    std::lock_guard<std::mutex> lock(printing);
+    std::cerr << "\rarchscope: CUDA guards " << n << "/" << files.size() << " files x " << targets.size()
+              << " targets" << (n == files.size() ? "\n" : "") << std::flush;
+  });
+  return reports;
+}
+
+int runGuards(const Options &opts, std::ostream &out) {
+  auto targets = guardTargets(opts.targets);
+  auto files = cudaSourcesUnder(opts.paths);
+  if (files.empty()) throw inputError("no .cu, .cuh or .hpp files under the given paths");
   if (opts.preprocessOnly) { // the speed baseline: same passes and flags, nothing recorded
+    cuda::CompileFlags flags;
     llvm::parallelFor(0, files.size(), [&](size_t i) {
       cuda::GuardPassOptions baseline;
       baseline.extract = false;
@@ -229,20 +247,7 @@ int runGuards(const Options &opts, std::ostream &out) {
     out << files.size() << " files x " << targets.size() << " targets preprocessed (nothing recorded)\n";
     return ExitClean;
   }
-  std::string dir = cacheDir();
-  std::vector<cuda::GuardReport> reports(files.size());
-  // Progress on a terminal only: "guards: 120/262 files x 8 targets".
-  bool progress = !opts.quiet && isatty(STDERR_FILENO);
-  std::atomic<size_t> done{0};
-  std::mutex printing;
-  llvm::parallelFor(0, files.size(), [&](size_t i) {
-    reports[i] = reportFor(files[i], targets, !opts.noCache, dir, flags);
-    size_t n = ++done;
-    if (!progress) return;
-    std::lock_guard<std::mutex> lock(printing);
-    std::cerr << "\rarchscope guards: " << n << "/" << files.size() << " files x " << targets.size() << " targets"
-              << (n == files.size() ? "\n" : "") << std::flush;
-  });
+  auto reports = guardReports(files, targets, !opts.noCache, !opts.quiet && isatty(STDERR_FILENO));
   if (opts.format == "json") emitJson(reports, out);
   else emitText(reports, targets, out);
   return ExitClean;

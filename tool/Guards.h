@@ -3,9 +3,21 @@
 #pragma once
 #include "tool/Options.h"
 
+#include "matchers/cuda/ArchGuardPass.h"
+
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace archscope {
 /// Per-target outcome of every #if in the given CUDA files.
 int runGuards(const Options &opts, std::ostream &out);
+
+/// The .cu/.cuh/.hpp files under `paths`, sorted; throws for a missing path.
+std::vector<std::string> cudaSourcesUnder(const std::vector<std::string> &paths);
+/// The guard-pass targets: `names`, or the Hopper/Blackwell a and f targets.
+std::vector<Target> guardTargets(const std::vector<std::string> &names);
+/// One report per file, in parallel, from the cache where unchanged.
+std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &files, const std::vector<Target> &targets,
+                                            bool useCache, bool progress);
 } // namespace archscope

@@ -23,6 +23,10 @@ commands:
   guards PATH...                which #if branches of CUDA/C++ files each compiler
                                 target compiles (clang preprocessor, per target;
                                 --targets takes build targets: sm_100a,sm_120f)
+  lint [PATH]                   findings where the layers disagree (Python dispatch,
+                                CUDA #if per target, CMake arch sets), clang-style
+                                text or json; exit 1 when any finding is at or above
+                                --min-severity
   archs PATH                    the arch lists a CMake build gives each kernel, by
                                 running the engine's own arch-filter helpers
                                 (--cuda-archs "9.0;10.0;12.0;12.1", --cuda 13.0)
@@ -43,10 +47,15 @@ options:
                         lives in $ARCHSCOPE_CACHE_DIR, else ~/.cache/archscope)
   --preprocess-only     guards: run the same clang passes recording nothing
                         (the baseline archscope's guard extraction is timed against)
+  --min-severity LEVEL  lint: report and fail on findings at or above LEVEL
+                        (note, warning, error; default warning)
+  --error=ID, --warning=ID, --note=ID, --off=ID
+                        lint: set one rule's severity, or turn it off
+  --list-rules          lint: print the rules and exit
   -h, --help            this help
   --version             archscope's version
 
-exit codes: 0 done, 2 usage or configuration error, 3 input error, 4 internal error
+exit codes: 0 done (lint: no finding at the threshold), 1 lint findings, 2 usage or configuration error, 3 input error, 4 internal error
 )";
 
 std::vector<std::string> splitList(const std::string &s) {
@@ -93,14 +102,19 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "--no-cache") opts.noCache = true;
     else if (a == "--preprocess-only") opts.preprocessOnly = true;
     else if (a == "--cuda-archs") opts.cudaArchs = next();
+    else if (a == "--min-severity") opts.minSeverity = next();
+    else if (a == "--error" || a == "--warning" || a == "--note" || a == "--off")
+      opts.ruleSeverity.emplace_back(next(), a.substr(2));
+    else if (a == "--list-rules") opts.listRules = true;
     else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
     else positional.push_back(a);
   }
   if (positional.empty()) { std::cerr << kUsage; throw usageError("no command given", "try: archscope audit"); }
   opts.command = positional[0];
   positional.erase(positional.begin());
-  if (opts.command == "audit") {
-    if (positional.size() > 1) throw usageError("audit takes one PATH, got " + std::to_string(positional.size()));
+  if (opts.command == "audit" || opts.command == "lint") {
+    if (positional.size() > 1)
+      throw usageError(opts.command + " takes one PATH, got " + std::to_string(positional.size()));
     if (!positional.empty()) opts.path = positional[0];
   } else if (opts.command == "explain") {
     if (positional.size() < 2 || positional.size() > 3)
@@ -115,10 +129,11 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     if (positional.empty()) throw usageError("guards needs at least one file or folder", "e.g. archscope guards csrc/");
     opts.paths = positional;
   } else {
-    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, guards, archs (see --help)");
+    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, lint, guards, archs (see --help)");
   }
   static const std::vector<std::string> formats = {"text", "json", "yaml", "markdown"};
-  if ((opts.command == "guards" || opts.command == "archs") && opts.format != "text" && opts.format != "json")
+  if ((opts.command == "guards" || opts.command == "archs" || opts.command == "lint") && opts.format != "text" &&
+      opts.format != "json")
     throw usageError(opts.command + " writes text or json, not '" + opts.format + "'");
   if (std::find(formats.begin(), formats.end(), opts.format) == formats.end())
     throw usageError("unknown format '" + opts.format + "'", "use text, json, yaml or markdown");

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace archscope {
@@ -23,6 +24,9 @@ struct Options {
   bool quiet = false;
   bool noCache = false;
   bool preprocessOnly = false;
+  std::string minSeverity = "warning"; ///< lint: report/fail threshold
+  std::vector<std::pair<std::string, std::string>> ruleSeverity; ///< lint: rule id -> error|warning|note|off
+  bool listRules = false;
   std::string cudaArchs;            ///< archs: the build's arch list (TORCH_CUDA_ARCH_LIST style) ///< guards: the speed baseline, nothing recorded
 };
 

@@ -122,6 +122,7 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
   ArchSetReport report;
   fs::path lists = fs::path(root) / "CMakeLists.txt";
   report.cmakeLists = lists.string();
+  report.buildArchs = targetArchs;
   if (!fs::exists(lists)) {
     report.errors.push_back(lists.string() + ": not found");
     return report;

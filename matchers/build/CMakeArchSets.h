@@ -29,6 +29,7 @@ struct ArchSetCall {
 
 struct ArchSetReport {
   std::string cmakeLists;
+  std::string buildArchs;             ///< the GPUs the build targets, as given
   std::vector<std::string> helperFiles;
   std::vector<ArchSetCall> calls;
   std::vector<std::string> errors;

@@ -1,0 +1,34 @@
+//===--- KernelFamilies.h - ISA families of the NVFP4 MoE kernels --------===//
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include "model/ArchTable.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+struct KernelFamily {
+  std::string name;    ///< tcgen05
+  std::string feature; ///< the arch-table feature it needs ("" = none)
+  std::string kernels; ///< its probe folder under kernels/
+};
+
+class KernelFamilies {
+public:
+  /// Loads data/kernel-families.yaml; throws an input error naming file:line.
+  static KernelFamilies load(const std::string &path);
+  const std::vector<KernelFamily> &all() const { return families_; }
+  const KernelFamily *find(const std::string &name) const;
+  /// Whether some target variant of GPU `gpu` carries the family's ISA.
+  bool availableOn(const KernelFamily &f, const ArchTable &table, ComputeCapability gpu) const;
+  /// The arch-specific or family target the family compiles for on `gpu`
+  /// (sm_100a for tcgen05 on 10.0), or nullopt where its ISA is missing.
+  std::optional<Target> buildTarget(const KernelFamily &f, const ArchTable &table, ComputeCapability gpu) const;
+
+private:
+  std::vector<KernelFamily> families_;
+};
+
+} // namespace archscope

@@ -1,0 +1,35 @@
+//===--- CheckInput.h - everything the checks read, from every layer -----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Checks only read: the matrix (built from the Python layer), the Python
+// facts, and the reports of the lower layers (CUDA guards per target, CMake
+// arch sets, C++ runtime checks). They never re-run an extractor.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "matchers/build/CMakeArchSets.h"
+#include "matchers/cuda/ArchGuardPass.h"
+#include "model/ArchTable.h"
+#include "model/Facts.h"
+#include "model/KernelFamilies.h"
+#include "model/Matrix.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace archscope::checks {
+
+struct CheckInput {
+  const Matrix &matrix;
+  const Facts &facts;
+  const ArchTable &table;
+  const KernelFamilies &families;
+  /// backend -> the kernel families its NVFP4 MoE kernels use (profile).
+  const std::map<std::string, std::vector<std::string>> &backendFamilies;
+  const std::set<std::string> &quantFlags; ///< the audited quant format's flag values
+  const std::vector<cuda::GuardReport> &guards;
+  const std::vector<build::ArchSetReport> &archSets;
+};
+
+} // namespace archscope::checks

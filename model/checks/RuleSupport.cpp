@@ -1,0 +1,63 @@
+//===--- RuleSupport.cpp - small helpers the rules share ------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "model/checks/RuleSupport.h"
+
+#include <fstream>
+
+namespace archscope::checks {
+
+std::string listTargets(const std::vector<std::string> &names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s;
+}
+
+std::vector<ComputeCapability> tableGpus(const ArchTable &table) {
+  std::vector<ComputeCapability> out;
+  for (const auto &row : table.rows())
+    if (row.cc.major >= 8) out.push_back(row.cc);
+  return out;
+}
+
+std::vector<std::string> familiesOn(const CheckInput &in, const std::string &backend, ComputeCapability gpu) {
+  std::vector<std::string> out;
+  auto it = in.backendFamilies.find(backend);
+  if (it == in.backendFamilies.end()) return out;
+  for (const auto &name : it->second)
+    if (const auto *f = in.families.find(name); f && in.families.availableOn(*f, in.table, gpu))
+      out.push_back(name);
+  return out;
+}
+
+bool hasFamilies(const CheckInput &in, const std::string &backend) {
+  auto it = in.backendFamilies.find(backend);
+  return it != in.backendFamilies.end() && !it->second.empty();
+}
+
+Evidence siteOf(const GuardFact &g) { return g.chain.empty() ? Evidence{} : g.chain.front(); }
+
+std::vector<Evidence> chainOf(const GuardFact &g) {
+  std::vector<Evidence> out;
+  for (const auto &[cond, ev] : g.context) out.push_back(ev);
+  for (size_t i = 1; i < g.chain.size(); ++i) out.push_back(g.chain[i]);
+  return out;
+}
+
+Evidence at(const std::string &path, int line, const std::string &layer, const std::string &snippet,
+            const std::string &note) {
+  return Evidence{path, line, 1, layer, snippet.empty() ? sourceLine(path, line) : snippet, note};
+}
+
+std::string sourceLine(const std::string &path, int line) {
+  std::ifstream in(path);
+  std::string text;
+  for (int n = 1; n <= line && std::getline(in, text); ++n)
+    if (n == line) {
+      auto b = text.find_first_not_of(" \t");
+      return b == std::string::npos ? "" : text.substr(b, text.find_last_not_of(" \t\r") - b + 1);
+    }
+  return "";
+}
+
+} // namespace archscope::checks

@@ -1,0 +1,30 @@
+//===--- RuleSupport.h - small helpers the rules share --------------------===//
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include "model/checks/CheckInput.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace archscope::checks {
+
+/// "sm_110, sm_120 and sm_121".
+std::string listTargets(const std::vector<std::string> &names);
+/// The GPUs rules reason about: every arch-table row from CC 8.0 (the
+/// tensor-core generations engines ship MoE kernels for).
+std::vector<ComputeCapability> tableGpus(const ArchTable &table);
+/// The families of `backend` (profile) whose ISA exists on `gpu`.
+std::vector<std::string> familiesOn(const CheckInput &in, const std::string &backend, ComputeCapability gpu);
+/// Whether the profile names any family for `backend`.
+bool hasFamilies(const CheckInput &in, const std::string &backend);
+/// The evidence of a guard fact: its site, then its context and chain.
+Evidence siteOf(const GuardFact &g);
+std::vector<Evidence> chainOf(const GuardFact &g);
+/// The evidence of a CMake call or #if line.
+Evidence at(const std::string &path, int line, const std::string &layer, const std::string &snippet,
+            const std::string &note = "");
+/// The text of line `line` of `path`, trimmed ("" when unreadable).
+std::string sourceLine(const std::string &path, int line);
+
+} // namespace archscope::checks

@@ -1,0 +1,70 @@
+//===--- ArchSpecificOnlyBuild.cpp - sm_100a alone, a B300 in the build ---===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A kernel built only for an arch-specific target (`10.0a`) loads on that one
+// compute capability; a sibling the build targets (10.3, a B300) gets no
+// kernel: cudaErrorNoKernelImageForDevice (field bugs 6, 10, 13). Reported
+// where the arch list is decided; drops caused by the filter itself are
+// cmake-arch-drop's.
+//===----------------------------------------------------------------------===//
+#include "model/checks/Rule.h"
+#include "model/checks/RuleSupport.h"
+#include "model/checks/rules/Rules.h"
+
+#include <sstream>
+
+namespace archscope::checks {
+namespace {
+
+std::vector<Target> parseList(const std::string &list) {
+  std::vector<Target> out;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ';');)
+    if (auto t = Target::parse(item)) out.push_back(*t);
+  return out;
+}
+
+class ArchSpecificOnlyBuild : public Rule {
+public:
+  const RuleInfo &info() const override {
+    static const RuleInfo i{"arch-specific-only-build", Severity::Warning,
+                            "a kernel is built only for an `a` target while the build also targets a sibling GPU",
+                            "`a`-only builds that cannot run on sibling CCs (10.3, 12.1)"};
+    return i;
+  }
+
+  void check(const CheckInput &in, std::vector<Finding> &out) const override {
+    for (const auto &r : in.archSets) {
+      std::vector<ComputeCapability> gpus;
+      for (const auto &t : parseList(r.buildArchs)) gpus.push_back(t.cc);
+      for (const auto &c : r.calls) {
+        if (!c.evaluated) continue;
+        auto built = parseList(c.result);
+        std::vector<std::string> missed;
+        for (const auto &t : built) {
+          if (t.variant != Variant::ArchSpecific) continue;
+          for (auto g : gpus) {
+            bool sibling = g.major == t.cc.major && g != t.cc;
+            bool runs = std::any_of(built.begin(), built.end(), [&](const Target &b) { return b.runsOn(g); });
+            bool dropped = std::find(c.dropped.begin(), c.dropped.end(), g.name()) != c.dropped.end();
+            if (sibling && !runs && !dropped &&
+                std::find(missed.begin(), missed.end(), g.name()) == missed.end())
+              missed.push_back(g.name());
+          }
+        }
+        if (missed.empty()) continue;
+        Finding f = finding(c.out + " = \"" + c.result + "\" holds only arch-specific code for its family: " +
+                                listTargets(missed) + ", which the build targets, gets no kernel",
+                            at(r.cmakeLists, c.line, "build", "", "evaluated with cmake -P for " + r.buildArchs));
+        f.targets = missed;
+        out.push_back(std::move(f));
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeArchSpecificOnlyBuild() { return std::make_unique<ArchSpecificOnlyBuild>(); }
+
+} // namespace archscope::checks

@@ -1,0 +1,55 @@
+//===--- DispatchAllowsUnbuilt.cpp - the sm_120 crash class ---------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A backend the dispatch lets run on a target where a lower layer (#if,
+// CMake/JIT arch list, shipped cubins) has no kernel: nothing stops the call
+// before the missing kernel is hit (field bugs 8, 9, 14, 15).
+// Crashes caused by a library's own unenforced allow-list are reported by
+// allowlist-not-enforced at the declaration instead.
+//===----------------------------------------------------------------------===//
+#include "model/checks/Rule.h"
+#include "model/checks/RuleSupport.h"
+#include "model/checks/rules/Rules.h"
+
+#include <map>
+
+namespace archscope::checks {
+namespace {
+
+class DispatchAllowsUnbuilt : public Rule {
+public:
+  const RuleInfo &info() const override {
+    static const RuleInfo i{"dispatch-allows-unbuilt", Severity::Error,
+                            "dispatch lets a backend run on a target whose kernel is not built there",
+                            "runtime path without a compiled kernel (sm_120 crash class)"};
+    return i;
+  }
+
+  void check(const CheckInput &in, std::vector<Finding> &out) const override {
+    std::map<std::string, std::vector<const Cell *>> byBackend;
+    for (const auto &c : in.matrix.cells)
+      if (c.backend != "auto" && c.verdict == Verdict::CrashRisk && c.lacking != "allow-list")
+        byBackend[c.backend].push_back(&c);
+    for (const auto &[backend, cells] : byBackend) {
+      std::vector<std::string> targets;
+      for (const auto *c : cells) targets.push_back(c->target.name());
+      const Cell &first = *cells.front();
+      Evidence primary = first.evidence.empty() ? Evidence{} : first.evidence.front();
+      Finding f = finding("dispatch lets " + backend + " run on " + listTargets(targets) + ", where " +
+                              (first.lacking.empty() ? "no kernel is built" : "the " + first.lacking +
+                                                                                  " layer has no kernel") +
+                              ": " + first.reason,
+                          primary);
+      f.backend = backend;
+      f.targets = targets;
+      f.related.assign(first.evidence.begin() + (first.evidence.empty() ? 0 : 1), first.evidence.end());
+      out.push_back(std::move(f));
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeDispatchAllowsUnbuilt() { return std::make_unique<DispatchAllowsUnbuilt>(); }
+
+} // namespace archscope::checks

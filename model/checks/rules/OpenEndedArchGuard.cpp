@@ -1,0 +1,67 @@
+//===--- OpenEndedArchGuard.cpp - `>= (10, 0)` admits an RTX 5090 ---------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A device check or automatic selection written with no upper bound
+// (`arch >= 100`, `get_device_capability() >= (10, 0)`) admits every newer
+// GPU, including ones where the backend's kernel family does not exist:
+// TRT-LLM-gen cubins need tcgen05, which sm_120 lacks (field bug 14: the fix
+// was `100 <= arch < 120`). Needs the profile's backend.families.
+//===----------------------------------------------------------------------===//
+#include "model/checks/Rule.h"
+#include "model/checks/RuleSupport.h"
+#include "model/checks/rules/Rules.h"
+
+#include <set>
+
+namespace archscope::checks {
+namespace {
+
+class OpenEndedArchGuard : public Rule {
+public:
+  const RuleInfo &info() const override {
+    static const RuleInfo i{"open-ended-arch-guard", Severity::Error,
+                            "a capability check with no upper bound admits GPUs that lack the backend's kernel ISA",
+                            "open-ended `>=` guards (field bugs 14, 16)"};
+    return i;
+  }
+
+  void check(const CheckInput &in, std::vector<Finding> &out) const override {
+    std::set<std::string> seen;
+    for (const auto &g : in.facts.guards) {
+      if ((g.kind != GuardFact::Kind::Support && g.kind != GuardFact::Kind::Select) || !hasFamilies(in, g.backend))
+        continue;
+      if (eval(in, g, ComputeCapability{99, 0}) != Tri::True) continue; // bounded above
+      std::vector<std::string> lacking;
+      for (auto gpu : tableGpus(in.table))
+        if (eval(in, g, gpu) == Tri::True && familiesOn(in, g.backend, gpu).empty()) lacking.push_back(gpu.name());
+      Evidence site = siteOf(g);
+      if (lacking.empty() || !seen.insert(site.path + ":" + std::to_string(site.line) + g.backend).second) continue;
+      std::string families;
+      for (const auto &f : in.backendFamilies.at(g.backend)) families += (families.empty() ? "" : " or ") + f;
+      Finding f = finding("`" + g.cond.str() + "` has no upper bound: it " +
+                              (g.kind == GuardFact::Kind::Select ? "selects " : "admits ") + g.backend + " on " +
+                              listTargets(lacking) + ", which lack" + (lacking.size() == 1 ? "s" : "") +
+                              " its kernel ISA (" + families + ")",
+                          site);
+      f.backend = g.backend;
+      f.targets = lacking;
+      f.related = chainOf(g);
+      out.push_back(std::move(f));
+    }
+  }
+
+private:
+  static Tri eval(const CheckInput &in, const GuardFact &g, ComputeCapability gpu) {
+    EvalEnv env;
+    env.gpu = gpu;
+    env.backend = g.kind == GuardFact::Kind::Select ? "auto" : g.backend;
+    env.quantFlags = in.quantFlags;
+    return g.cond.eval(env);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeOpenEndedArchGuard() { return std::make_unique<OpenEndedArchGuard>(); }
+
+} // namespace archscope::checks
