@@ -37,12 +37,14 @@ struct GuardFact {
     Route,    ///< the dispatch branch for `backend` (where it is handled)
     Support,  ///< `backend` supports the device when `cond` holds (device check)
     Declared, ///< an allow-list declared for `backend`'s kernel, not enforced
+    Calls,    ///< `backend`'s path calls the compiled kernel entry `entry` when `cond` holds
   } kind = Kind::Reject;
   Condition cond = Condition::truth(); ///< Reject/Select/Route/Support: when it holds;
                                        ///< Declared: the allow-list itself
   Condition reach = Condition::truth(); ///< Declared: when the kernel is reached
   std::string backend;       ///< Select/Route/Support (Declared: optional)
   int order = 0;             ///< Select: precedence (lower is tried first)
+  std::string entry;         ///< Calls: "torch.ops.NS.OP", linked to C++ by the lower layers
   std::string tree;          ///< which tree: the engine or a dependency name
   std::vector<Evidence> chain; ///< the site first, then its context
   /// The branch conditions enclosing the site, outermost first, each with

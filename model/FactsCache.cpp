@@ -6,7 +6,7 @@
 //   C <condition record>            the condition table (ConditionCodec.cpp)
 //   P name  cond  evidence          a predicate
 //   B name  enumClass  evidence     a backend
-//   G kind  cond  reach  backend  order  tree  chain  context
+//   G kind  cond  reach  backend  order  tree  chain  context  entry
 //   D backend                       a backend with a dispatch site
 //   W warning
 //   R backend                       a matrix row
@@ -22,7 +22,7 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-facts 1";
+constexpr const char *kHeader = "archscope-facts 2";
 
 std::string clean(const std::string &s) { // fields never hold separators
   std::string out = s;
@@ -62,7 +62,7 @@ std::string encodeFacts(const CachedFacts &c) {
                  encodeEvidence(e);
     body << "G\t" << int(g.kind) << '\t' << g.cond.encode(records, ids) << '\t' << g.reach.encode(records, ids)
          << '\t' << clean(g.backend) << '\t' << g.order << '\t' << clean(g.tree) << '\t' << chain << '\t'
-         << context << '\n';
+         << context << '\t' << clean(g.entry) << '\n';
   }
   for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
   for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
@@ -124,6 +124,7 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
             if (!cc || !ev) return std::nullopt;
             g.context.push_back({*cc, *ev});
           }
+        g.entry = f.at(8);
         c.facts.guards.push_back(std::move(g));
         break;
       }

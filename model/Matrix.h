@@ -54,6 +54,7 @@ struct Matrix {
   std::vector<PredicateFact> predicates;
   std::vector<std::string> warnings;
   std::string toolkit;
+  std::string lowerLayers; ///< one line: what the layers below Python contributed
 
   const Cell *find(const std::string &backend, const std::string &quant,
                    ComputeCapability target) const;

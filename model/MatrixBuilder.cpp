@@ -25,8 +25,8 @@ namespace {
 using Kind = GuardFact::Kind;
 
 const char *kLowerLayersNote =
-    "C++/CUDA guards, CMake arch lists and shipped cubins are not in the matrix yet "
-    "(archscope issue 3; see archscope guards and archs): a kernel missing there would make this crash-risk";
+    "the C++/CUDA and build layers were not read for this cell (no compiled kernel entry was linked); "
+    "archscope lint and guards read them";
 
 struct Decision {
   Verdict verdict = Verdict::Unknown;
@@ -63,7 +63,8 @@ void append(std::vector<Evidence> &out, const GuardFact &g, const std::string &n
 
 class CellDecider {
 public:
-  CellDecider(const Facts &facts, const MatrixRequest &req) : facts_(facts), req_(req) {}
+  CellDecider(const Facts &facts, const MatrixRequest &req, const LowerLayers *lower)
+      : facts_(facts), req_(req), lower_(lower) {}
 
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
               const std::map<std::string, bool> &assume) const {
@@ -152,7 +153,7 @@ public:
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           g.cond.readsHardware() && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
-    d.evidence.push_back({"", 0, 0, "model", "", kLowerLayersNote});
+    lowerLayersLack(b, t, e, d);
     dedupe(d.evidence);
     return d;
   }
@@ -282,13 +283,60 @@ public:
   }
 
 private:
+  /// The kernel entries `b` calls on `t`, and what the lower layers say of
+  /// each: the first entry no target builds for `t` makes the cell a crash.
+  bool lowerLayersLack(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
+    bool linked = false;
+    for (const auto &g : facts_.guards) {
+      if (g.kind != Kind::Calls || !appliesTo(g, b) || g.cond.eval(e) == Tri::False) continue;
+      const EntryCoverage *cov = coverage(g.entry, t);
+      if (!cov) {
+        append(d.evidence, g, "calls " + g.entry + ": not linked to compiled code", e);
+        continue;
+      }
+      linked = true;
+      if (cov->built != Tri::False) {
+        append(d.evidence, g, "calls " + g.entry + (cov->built == Tri::True ? "" : ": " + cov->why), e);
+        for (const auto &ev : cov->chain) d.evidence.push_back(ev);
+        continue;
+      }
+      d.verdict = Verdict::CrashRisk;
+      d.lacking = cov->layer;
+      d.reason = g.entry + " has no kernel for " + t.name() + ": " + cov->why;
+      append(d.evidence, g, "calls " + g.entry, e);
+      for (const auto &ev : cov->chain) d.evidence.push_back(ev);
+      return true;
+    }
+    if (!linked) d.evidence.push_back({"", 0, 0, "model", "", kLowerLayersNote});
+    return false;
+  }
+
+  const EntryCoverage *coverage(const std::string &entry, ComputeCapability t) const {
+    if (!lower_ || !lower_->read) return nullptr;
+    auto it = lower_->entries.find(entry);
+    if (it == lower_->entries.end()) return nullptr;
+    auto jt = it->second.find(t);
+    return jt == it->second.end() ? nullptr : &jt->second;
+  }
+
   const Facts &facts_;
   const MatrixRequest &req_;
+  const LowerLayers *lower_;
 };
+
+std::string describeLowerLayers(const LowerLayers *lower) {
+  if (!lower || !lower->read) return "the C++/CUDA layer was not read";
+  size_t linked = 0;
+  for (const auto &[entry, byGpu] : lower->entries)
+    if (std::any_of(byGpu.begin(), byGpu.end(), [](const auto &kv) { return kv.second.built != Tri::Unknown; }))
+      ++linked;
+  return std::to_string(lower->entries.size()) + " compiled kernel entr" + (lower->entries.size() == 1 ? "y" : "ies") +
+         " called, " + std::to_string(linked) + " linked to CUDA kernels read per target";
+}
 
 } // namespace
 
-Matrix buildMatrix(const Facts &facts, const MatrixRequest &req) {
+Matrix buildMatrix(const Facts &facts, const MatrixRequest &req, const LowerLayers *lower) {
   Matrix m;
   m.targets = req.targets;
   m.predicates = facts.predicates;
@@ -302,7 +350,8 @@ Matrix buildMatrix(const Facts &facts, const MatrixRequest &req) {
   Facts ordered = facts;
   std::stable_sort(ordered.guards.begin(), ordered.guards.end(),
                    [](const GuardFact &a, const GuardFact &b) { return a.order < b.order; });
-  CellDecider decider(ordered, req);
+  CellDecider decider(ordered, req, lower);
+  m.lowerLayers = describeLowerLayers(lower);
   for (const auto &q : req.quants) {
     m.quants.push_back(q.name);
     for (const auto &b : m.backends)

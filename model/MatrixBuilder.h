@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "model/Facts.h"
+#include "model/LowerLayers.h"
 #include "model/Matrix.h"
 
 #include <set>
@@ -24,6 +25,8 @@ struct MatrixRequest {
   bool autoRow = true;
 };
 
-Matrix buildMatrix(const Facts &facts, const MatrixRequest &request);
+/// `lower`: what the C++/CUDA and build layers say about the kernel entries
+/// the Python facts call (null or unread: cells say those layers were not read).
+Matrix buildMatrix(const Facts &facts, const MatrixRequest &request, const LowerLayers *lower = nullptr);
 
 } // namespace archscope

@@ -8,11 +8,14 @@
 #include "model/FactsCache.h"
 #include "model/MatrixBuilder.h"
 #include "model/Profile.h"
+#include "model/link/EntryLinker.h"
 #include "tool/Cache.h"
+#include "tool/Guards.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <llvm/Support/Parallel.h>
 #include <llvm/Support/xxhash.h>
 
@@ -261,10 +264,10 @@ AuditResult runAudit(const Options &opts) {
     if (!key.empty()) writeCacheFile(file, encodeFacts({extracted.facts, extracted.backends}));
   }
   if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact
-    static const char *kinds[] = {"reject", "select", "route", "support", "declared"};
+    static const char *kinds[] = {"reject", "select", "route", "support", "declared", "calls"};
     for (const auto &g : extracted.facts.guards)
-      fprintf(stderr, "fact %-8s %-20s order=%-8d %s:%d  when %s\n", kinds[int(g.kind)], g.backend.c_str(),
-              g.order, g.chain[0].path.c_str(), g.chain[0].line, g.cond.str().substr(0, 200).c_str());
+      fprintf(stderr, "fact %-8s %-20s order=%-8d %s:%d %s when %s\n", kinds[int(g.kind)], g.backend.c_str(),
+              g.order, g.chain[0].path.c_str(), g.chain[0].line, g.entry.c_str(), g.cond.str().substr(0, 200).c_str());
   }
   result.modulesParsed = extracted.modulesParsed;
 
@@ -278,7 +281,14 @@ AuditResult runAudit(const Options &opts) {
     throw usageError("bad CUDA version '" + cuda + "'", "write it as 13.0");
   req.cudaMajor = std::stoi(m[1]);
   req.cudaMinor = std::stoi(m[2]);
-  result.matrix = buildMatrix(extracted.facts, req);
+  // The lower layers of the kernel entries the Python layer calls.
+  link::LinkRequest linkReq{{engineRoot.string()}, req.targets, guardTargets({})};
+  for (const auto &w : withPaths) linkReq.roots.push_back(w);
+  bool progress = !opts.quiet && isatty(STDERR_FILENO);
+  LowerLayers lower = link::linkEntries(extracted.facts, linkReq, [&](const std::vector<std::string> &files) {
+    return guardReports(files, linkReq.guardTargets, !opts.noCache, progress);
+  });
+  result.matrix = buildMatrix(extracted.facts, req, &lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;
   result.quantFlags = {quant->flags.begin(), quant->flags.end()};

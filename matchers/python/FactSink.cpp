@@ -96,6 +96,20 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
   }
 }
 
+void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site) {
+  if (reach.isFalse()) return;
+  auto ev = evidenceAt(m, site, "calls " + entry);
+  if (seen("K" + ev.path + std::to_string(ev.line) + backend_ + reach.str())) return;
+  GuardFact g;
+  g.kind = GuardFact::Kind::Calls;
+  g.cond = reach;
+  g.backend = backend_;
+  g.entry = entry;
+  g.tree = treeOf(m);
+  g.chain.push_back(ev);
+  facts_.guards.push_back(std::move(g));
+}
+
 void FactSink::entered(const FuncRef &fn, const Condition &reach) {
   // @supported_compute_capability([...]) on the function (or its class's
   // __init__) declares an allow-list; alone it enforces nothing.

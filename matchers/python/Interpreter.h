@@ -40,6 +40,8 @@ public:
   virtual void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) {}
   /// A function of the trees is entered under `reach` (for decorators).
   virtual void entered(const FuncRef &fn, const Condition &reach) {}
+  /// A compiled kernel entry (`torch.ops.NS.OP(...)`) is called under `reach`.
+  virtual void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site) {}
 };
 
 struct Frame {
@@ -98,6 +100,8 @@ public:
 private:
   friend class FlowWalker;
   Value evalCall(TSNode node, Frame &frame);
+  /// Reports a call of a compiled kernel entry to the frame's sink.
+  void noteKernelEntry(const Value &callee, TSNode call, Frame &frame);
   Value evalAttribute(TSNode node, Frame &frame);
   Value evalComparison(TSNode node, Frame &frame);
   Value evalBinary(TSNode node, Frame &frame);

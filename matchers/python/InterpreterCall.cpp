@@ -179,10 +179,23 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
     if (obj.is(K::Backend) && (method == "lower" || method == "upper" || method == "strip")) return obj;
     if (obj.is(K::Tuple) && method == "get" && !args.empty()) return Value::unknown(text);
     Value callee = attributeOf(obj, method, std::string(pm.text(fn)));
+    noteKernelEntry(callee, node, f);
     return callValue(callee, std::move(args), std::move(kwargs), f, text);
   }
   Value callee = evalExpr(fn, f);
+  noteKernelEntry(callee, node, f);
   return callValue(callee, std::move(args), std::move(kwargs), f, text);
+}
+
+void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
+  // torch.ops.NS.OP(...) and torch.ops.NS.OP.default(...), also through an
+  // alias (`ops = torch.ops.sgl_kernel`): the text the value carries is the
+  // resolved attribute chain.
+  if (!f.sink || !(callee.is(Value::Kind::External) || callee.is(Value::Kind::Unknown))) return;
+  static const std::regex op(R"(^torch\.ops\.(\w+)\.(\w+))");
+  std::smatch m;
+  if (std::regex_search(callee.text, m, op) && m[2] != "default")
+    f.sink->kernelCalled(f.reach, "torch.ops." + m[1].str() + "." + m[2].str(), *f.mod, call);
 }
 
 Value Interpreter::callValue(const Value &callee, std::vector<Value> args,

@@ -183,7 +183,10 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
         if (!hardware && !namesHardware(name)) continue; // about packages, flags, shapes
         PredicateFact p;
         p.name = m->name + "." + name;
-        p.where = evidenceAt(*m, b.site);
+        TSNode site = b.site; // the `def` line, not its first decorator
+        if (!ts_node_is_null(site) && std::string_view(ts_node_type(site)) == "decorated_definition")
+          site = ts_node_child_by_field_name(site, "definition", 10);
+        p.where = evidenceAt(*m, site);
         p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not resolved: " + v.text);
         facts.predicates.push_back(std::move(p));
       }

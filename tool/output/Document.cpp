@@ -33,6 +33,7 @@ json::Value cellJson(const Cell &c) {
   json::Object o{{"backend", c.backend}, {"quant", c.quant}, {"target", c.target.name()},
                  {"verdict", verdictName(c.verdict)}, {"reason", c.reason}, {"evidence", std::move(evidence)}};
   if (!c.picked.empty()) o["picked"] = c.picked;
+  if (!c.lacking.empty()) o["lacking"] = c.lacking;
   if (!conditions.empty()) o["conditions"] = std::move(conditions);
   return o;
 }
@@ -99,7 +100,7 @@ json::Value matrixDocument(const Matrix &m) {
   for (const auto &p : m.predicates) predicates.push_back(predicateJson(p, m));
   for (const auto &w : m.warnings) warnings.push_back(w);
   return json::Object{{"tool", "archscope"},      {"version", "0.1.0"},
-                      {"toolkit", m.toolkit},      {"trees", std::move(trees)},
+                      {"toolkit", m.toolkit}, {"lower_layers", m.lowerLayers},      {"trees", std::move(trees)},
                       {"quants", std::move(quants)}, {"targets", std::move(targets)},
                       {"backends", std::move(backends)}, {"cells", std::move(cells)},
                       {"predicates", std::move(predicates)}, {"warnings", std::move(warnings)}};

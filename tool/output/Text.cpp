@@ -90,7 +90,7 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
                                       [](const PredicateFact &p) { return p.cond.isUnknownLeaf(); });
     out << m.predicates.size() << " capability predicates read";
     if (unresolved) out << " (" << unresolved << " not resolved: see --format json)";
-    out << "; the C++/CUDA, build and binary layers are not in the matrix yet (see archscope guards).\n";
+    out << "; " << m.lowerLayers << " (CMake arch sets: archscope archs and lint).\n";
   }
 }
 
@@ -98,7 +98,9 @@ void emitExplain(const Matrix &m, const Cell &c, std::ostream &out, bool color) 
   const char *reset = color ? "\033[0m" : "";
   out << c.backend << " on " << c.target.name() << " (CC " << c.target.dotted() << "), " << c.quant << ": ";
   if (color) out << colorOf(c.verdict);
-  out << verdictName(c.verdict) << reset << "\n";
+  out << verdictName(c.verdict) << reset;
+  if (!c.lacking.empty()) out << " (the " << c.lacking << " layer has no kernel)";
+  out << "\n";
   size_t pathWidth = 0;
   for (const auto &e : c.evidence)
     if (!e.path.empty()) pathWidth = std::max(pathWidth, e.path.size() + std::to_string(e.line).size() + 1);

@@ -34,7 +34,10 @@ public:
       std::vector<std::string> targets;
       for (const auto *c : cells) targets.push_back(c->target.name());
       const Cell &first = *cells.front();
+      // Where the dispatch calls the kernel that is missing, else the first link.
       Evidence primary = first.evidence.empty() ? Evidence{} : first.evidence.front();
+      for (const auto &e : first.evidence)
+        if (e.note.rfind("calls ", 0) == 0) { primary = e; break; }
       Finding f = finding("dispatch lets " + backend + " run on " + listTargets(targets) + ", where " +
                               (first.lacking.empty() ? "no kernel is built" : "the " + first.lacking +
                                                                                   " layer has no kernel") +
@@ -42,7 +45,8 @@ public:
                           primary);
       f.backend = backend;
       f.targets = targets;
-      f.related.assign(first.evidence.begin() + (first.evidence.empty() ? 0 : 1), first.evidence.end());
+      for (const auto &e : first.evidence)
+        if (e.path != primary.path || e.line != primary.line) f.related.push_back(e);
       out.push_back(std::move(f));
     }
   }

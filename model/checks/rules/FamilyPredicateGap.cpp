@@ -5,6 +5,9 @@
 // (`is_device_capability_family(100)`) and misses one where the backend's
 // kernel family exists: FlashInfer-CUTLASS NVFP4 MoE has an sm_120 kernel,
 // yet the selector checked only family 100 (field bug 1, vLLM PR #33417).
+// Flagged only where the rejected GPU's kernel family is one the check admits
+// nowhere (the check covers the tcgen05 kernels, forgets the mma-blockscale
+// ones): a GPU that has an admitted family is a build-coverage matter.
 // Needs the profile's backend.families.
 //===----------------------------------------------------------------------===//
 #include "model/checks/Rule.h"
@@ -12,6 +15,7 @@
 #include "model/checks/rules/Rules.h"
 
 #include <map>
+#include <set>
 
 namespace archscope::checks {
 namespace {
@@ -42,10 +46,10 @@ public:
     std::map<std::string, Hit> hits;
     for (const auto &c : in.matrix.cells) {
       if (c.backend == "auto" || c.verdict != Verdict::Rejected) continue;
-      auto families = familiesOn(in, c.backend, c.target);
-      if (families.empty()) continue;
       const GuardFact *g = decidingCheck(in, c);
       if (!g) continue;
+      auto families = forgottenFamilies(in, *g, c.target);
+      if (families.empty()) continue;
       auto site = siteOf(*g);
       auto &h = hits[site.path + ":" + std::to_string(site.line) + ":" + c.backend];
       h.fact = g;
@@ -68,6 +72,23 @@ public:
   }
 
 private:
+  /// The families the backend has on `gpu` that the check admits on no GPU.
+  static std::vector<std::string> forgottenFamilies(const CheckInput &in, const GuardFact &g, ComputeCapability gpu) {
+    std::set<std::string> admitted;
+    for (auto other : tableGpus(in.table)) {
+      EvalEnv env;
+      env.gpu = other;
+      env.backend = g.backend;
+      env.quantFlags = in.quantFlags;
+      if (g.cond.eval(env) == Tri::True)
+        for (auto &f : familiesOn(in, g.backend, other)) admitted.insert(f);
+    }
+    std::vector<std::string> out;
+    for (auto &f : familiesOn(in, g.backend, gpu))
+      if (!admitted.count(f)) out.push_back(f);
+    return out;
+  }
+
   /// The backend's own device check that is false on the cell's GPU and
   /// compares the major.
   static const GuardFact *decidingCheck(const CheckInput &in, const Cell &c) {

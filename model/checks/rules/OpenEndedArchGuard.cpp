@@ -26,10 +26,15 @@ public:
   }
 
   void check(const CheckInput &in, std::vector<Finding> &out) const override {
-    std::set<std::string> seen;
+    // A backend's own device check is where the bound belongs; an automatic
+    // selection is reported only for backends without one (the oracle's
+    // selection repeats the device check's condition).
+    std::set<std::string> checked, seen;
+    for (const auto &g : in.facts.guards)
+      if (g.kind == GuardFact::Kind::Support) checked.insert(g.backend);
     for (const auto &g : in.facts.guards) {
-      if ((g.kind != GuardFact::Kind::Support && g.kind != GuardFact::Kind::Select) || !hasFamilies(in, g.backend))
-        continue;
+      bool select = g.kind == GuardFact::Kind::Select && !checked.count(g.backend);
+      if ((g.kind != GuardFact::Kind::Support && !select) || !hasFamilies(in, g.backend)) continue;
       if (eval(in, g, ComputeCapability{99, 0}) != Tri::True) continue; // bounded above
       std::vector<std::string> lacking;
       for (auto gpu : tableGpus(in.table))

@@ -1,0 +1,193 @@
+//===--- RuntimeChecks.cpp - one host-side clang parse per file ----------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The parse is the cheapest that still builds function bodies of the file:
+// host side only, missing headers skipped (as ArchGuardPass does), bodies of
+// functions outside the main file skipped (CUTLASS templates are the bulk of
+// a translation unit and hold no dispatch of the engine), no typo correction
+// (every undeclared TORCH_CHECK would otherwise search for a near name), no
+// error limit (the parse must reach the end of the file).
+//===----------------------------------------------------------------------===//
+#include "matchers/cuda/RuntimeChecks.h"
+
+#include "matchers/cuda/RuntimeCheckBuilder.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/FileManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace archscope::cuda {
+namespace {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using detail::calleeName;
+using detail::CheckShape;
+
+/// clang ships no matcher for RecoveryExpr, the node an undeclared macro
+/// call (TORCH_CHECK without its header) becomes.
+const internal::VariadicDynCastAllOfMatcher<Stmt, RecoveryExpr> recoveryExpr;
+
+AST_MATCHER(Expr, isCheckMacroCall) { return detail::checkShapeOf(calleeName(&Node)) != CheckShape::None; }
+AST_MATCHER(Expr, isAttributeQuery) { return calleeName(&Node) == "cudaDeviceGetAttribute"; }
+
+/// Collects what each matcher binds; the builder reads it all afterwards.
+class Collector : public MatchFinder::MatchCallback {
+public:
+  explicit Collector(detail::MatchedNodes &nodes) : nodes_(nodes) {}
+  void run(const MatchFinder::MatchResult &r) override {
+    if (auto *s = r.Nodes.getNodeAs<IfStmt>("if")) nodes_.ifs.push_back(s);
+    if (auto *s = r.Nodes.getNodeAs<SwitchStmt>("switch")) nodes_.switches.push_back(s);
+    if (auto *e = r.Nodes.getNodeAs<Expr>("check")) nodes_.checkCalls.push_back(e);
+    if (auto *e = r.Nodes.getNodeAs<ConditionalOperator>("ternary")) nodes_.ternaries.push_back(e);
+    if (auto *s = r.Nodes.getNodeAs<ReturnStmt>("return")) nodes_.boolReturns.push_back(s);
+    if (auto *e = r.Nodes.getNodeAs<Expr>("attribute")) nodes_.attributeQueries.push_back(e);
+    if (auto *d = r.Nodes.getNodeAs<VarDecl>("local")) nodes_.localDecls.push_back(d);
+  }
+
+private:
+  detail::MatchedNodes &nodes_;
+};
+
+/// Spelled code only: template instantiations would repeat each check.
+template <typename M> auto spelled(M m) { return traverse(TK_IgnoreUnlessSpelledInSource, m); }
+
+void addMatchers(MatchFinder &finder, Collector &collect) {
+  auto inFile = isExpansionInMainFile();
+  auto checkCall = expr(anyOf(callExpr(isCheckMacroCall()), recoveryExpr(isCheckMacroCall())), inFile);
+  auto attributeQuery = expr(anyOf(callExpr(isAttributeQuery()), recoveryExpr(isAttributeQuery())), inFile);
+  auto boolReturn = returnStmt(inFile, hasReturnValue(expr()), forCallable(functionDecl(returns(booleanType()))));
+  finder.addMatcher(spelled(ifStmt(inFile).bind("if")), &collect);
+  finder.addMatcher(spelled(switchStmt(inFile).bind("switch")), &collect);
+  finder.addMatcher(spelled(checkCall.bind("check")), &collect);
+  finder.addMatcher(spelled(conditionalOperator(inFile).bind("ternary")), &collect);
+  finder.addMatcher(spelled(boolReturn.bind("return")), &collect);
+  finder.addMatcher(spelled(attributeQuery.bind("attribute")), &collect);
+  finder.addMatcher(spelled(varDecl(inFile, unless(parmVarDecl())).bind("local")), &collect);
+}
+
+class ChecksConsumer : public ASTConsumer {
+public:
+  ChecksConsumer(SourceManager &sm, RuntimeCheckReport &report, bool &parsed) : sm_(sm), report_(report), parsed_(parsed) {}
+  bool shouldSkipFunctionBody(Decl *d) override { return !sm_.isInMainFile(sm_.getExpansionLoc(d->getLocation())); }
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    detail::MatchedNodes nodes;
+    Collector collect(nodes);
+    MatchFinder finder;
+    addMatchers(finder, collect);
+    finder.matchAST(ctx);
+    detail::CheckBuilder(ctx, report_.path).build(nodes, report_.checks);
+    parsed_ = true;
+  }
+
+private:
+  SourceManager &sm_;
+  RuntimeCheckReport &report_;
+  bool &parsed_;
+};
+
+struct SkipMissingHeaders : PPCallbacks {
+  explicit SkipMissingHeaders(std::vector<std::string> &missing) : missing(missing) {}
+  bool FileNotFound(llvm::StringRef name) override {
+    if (std::find(missing.begin(), missing.end(), name.str()) == missing.end()) missing.push_back(name.str());
+    return true; // skip it and go on
+  }
+  std::vector<std::string> &missing;
+};
+
+class ChecksAction : public ASTFrontendAction {
+public:
+  /// `parsed` outlives the action, which the invocation destroys after the run.
+  ChecksAction(RuntimeCheckReport &report, bool &parsed) : report_(report), parsed_(parsed) {}
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    ci.getFrontendOpts().SkipFunctionBodies = true; // only where shouldSkipFunctionBody agrees
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>(report_.missingIncludes));
+    return std::make_unique<ChecksConsumer>(ci.getSourceManager(), report_, parsed_);
+  }
+
+private:
+  RuntimeCheckReport &report_;
+  bool &parsed_;
+};
+
+bool isPlainCpp(const std::string &path) {
+  for (const char *ext : {".cpp", ".cc", ".cxx", ".C"})
+    if (llvm::StringRef(path).ends_with(ext)) return true;
+  return false;
+}
+
+std::vector<std::string> commandFor(const std::string &path, const std::vector<std::string> &extraArgs) {
+  std::vector<std::string> cmd = {"clang-22", "-fsyntax-only", "-w", "-ferror-limit=0", "-fno-spell-checking"};
+  if (isPlainCpp(path)) {
+    cmd.insert(cmd.end(), {"-x", "c++"});
+  } else {
+    // Without the CUDA headers nothing defines the execution-space keywords.
+    cmd.insert(cmd.end(), {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+                           "-D__global__=__attribute__((global))", "-D__device__=__attribute__((device))",
+                           "-D__host__=__attribute__((host))", "-D__shared__=__attribute__((shared))",
+                           "-D__constant__=__attribute__((constant))", "-D__forceinline__=inline",
+                           "-D__launch_bounds__(...)="});
+  }
+#ifdef ARCHSCOPE_CLANG_RESOURCE_DIR
+  cmd.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR);
+#endif
+  cmd.insert(cmd.end(), extraArgs.begin(), extraArgs.end());
+  cmd.push_back(path);
+  return cmd;
+}
+
+} // namespace
+
+RuntimeCheckReport extractRuntimeChecks(const std::string &path, const std::vector<std::string> &extraArgs) {
+  RuntimeCheckReport report;
+  report.path = path;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    report.errors.push_back(path + ": cannot read: " + buffer.getError().message());
+    return report;
+  }
+  report.registrations = scanOpRegistrations(path, (*buffer)->getBuffer());
+  // Undeclared macros and missing headers make errors the normal case; only
+  // a parse that never reached the end of the file is reported.
+  IgnoringDiagConsumer quiet;
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  bool parsed = false;
+  tooling::ToolInvocation invocation(commandFor(path, extraArgs), std::make_unique<ChecksAction>(report, parsed),
+                                     files.get());
+  invocation.setDiagnosticConsumer(&quiet);
+  invocation.run();
+  if (!parsed) report.errors.push_back(path + ": clang could not parse the file (host side)");
+  return report;
+}
+
+bool mayHaveRuntimeChecks(std::string_view text) {
+  auto identChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    if (!identChar(text[i]) || (i > 0 && identChar(text[i - 1]))) { ++i; continue; }
+    size_t end = i;
+    while (end < text.size() && identChar(text[end])) ++end;
+    size_t next = end;
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    if (!std::isdigit(static_cast<unsigned char>(text[i])) &&
+        detail::identifierHintsSm(text.substr(i, end - i), next < text.size() ? text[next] : ' '))
+      return true;
+    i = end;
+  }
+  return false;
+}
+
+} // namespace archscope::cuda

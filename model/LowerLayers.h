@@ -1,0 +1,36 @@
+//===--- LowerLayers.h - what C++/CUDA, CMake and cubins say per entry ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The Python layer ends at a compiled kernel entry (`torch.ops.NS.OP`). The
+// linker (model/link) follows each entry to its registration, the C++
+// function behind it and the file that defines it, and reads what the lower
+// layers say there per GPU. The matrix builder only consumes this summary.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "model/Condition.h"
+#include "model/Evidence.h"
+#include "model/Target.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace archscope {
+
+/// One compiled kernel entry on one GPU.
+struct EntryCoverage {
+  /// True: some target that runs on the GPU compiles a kernel body there;
+  /// False: none does (the GPU gets no kernel); Unknown: not linked or not read.
+  Tri built = Tri::Unknown;
+  std::string layer;           ///< built False: the layer that lacks the kernel (cuda, build, binary)
+  std::string why;             ///< one line: the reason, or why it is unknown
+  std::vector<Evidence> chain; ///< registration, definition, then the deciding #if / CMake line
+};
+
+struct LowerLayers {
+  /// entry ("torch.ops.NS.OP") -> GPU -> coverage
+  std::map<std::string, std::map<ComputeCapability, EntryCoverage>> entries;
+  bool read = false; ///< whether the lower layers were read at all
+};
+
+} // namespace archscope

@@ -1,0 +1,212 @@
+//===--- EntryLinker.cpp - Python kernel entries -> C++ -> per-GPU kernels -===//
+// SPDX-License-Identifier: Apache-2.0
+#include "model/link/EntryLinker.h"
+
+#include "matchers/cuda/RuntimeChecks.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace archscope::link {
+namespace {
+
+constexpr uintmax_t kMaxFileBytes = 4u << 20;
+
+struct SourceFile {
+  std::string path;
+  std::string text;
+};
+
+bool isCppSource(const fs::path &p) {
+  static const std::set<std::string> exts = {".cc", ".cpp", ".cxx", ".cu", ".cuh"};
+  return exts.count(p.extension().string()) > 0;
+}
+
+/// The C++/CUDA sources of the trees, skipping vendored and hidden folders.
+std::vector<SourceFile> readSources(const std::vector<std::string> &roots) {
+  std::vector<SourceFile> out;
+  for (const auto &root : roots) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      std::string name = it->path().filename().string();
+      if (it->is_directory(ec) && (name.starts_with(".") || name == "3rdparty" || name == "third_party" ||
+                                   name == "build" || name == "node_modules")) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(ec) || !isCppSource(it->path()) || it->file_size(ec) > kMaxFileBytes) continue;
+      std::ifstream in(it->path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      out.push_back({it->path().string(), ss.str()});
+    }
+  }
+  return out;
+}
+
+/// Whether `name(` at `pos` opens a definition: the parameter list is
+/// followed (after qualifiers) by a body, not by `;` or `,`.
+bool opensDefinition(const std::string &text, size_t pos) {
+  size_t open = text.find('(', pos);
+  if (open == std::string::npos) return false;
+  int depth = 0;
+  size_t i = open;
+  for (; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    else if (text[i] == ')' && --depth == 0) break;
+  }
+  for (++i; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{') return true;
+    if (c == ';' || c == ',' || c == ')' || c == '=') return false;
+  }
+  return false;
+}
+
+int lineOf(const std::string &text, size_t pos) {
+  return 1 + int(std::count(text.begin(), text.begin() + long(pos), '\n'));
+}
+
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// (file, line) of each definition of the function `name`. A literal search
+/// is enough here: the name comes from a registration, and the check that
+/// a body follows tells definitions from declarations and calls.
+std::vector<std::pair<const SourceFile *, int>> definitionsOf(const std::vector<SourceFile> &files,
+                                                              const std::string &name) {
+  std::vector<std::pair<const SourceFile *, int>> out;
+  for (const auto &f : files)
+    for (size_t p = f.text.find(name); p != std::string::npos; p = f.text.find(name, p + 1)) {
+      size_t end = p + name.size();
+      if ((p > 0 && isIdentChar(f.text[p - 1])) || end >= f.text.size() || isIdentChar(f.text[end])) continue;
+      size_t q = f.text.find_first_not_of(" \t\r\n", end);
+      if (q == std::string::npos || f.text[q] != '(' || !opensDefinition(f.text, q)) continue;
+      out.emplace_back(&f, lineOf(f.text, p));
+      break;
+    }
+  return out;
+}
+
+std::string shortName(std::string fn) {
+  if (!fn.empty() && fn[0] == '&') fn.erase(0, 1);
+  auto p = fn.rfind("::");
+  return p == std::string::npos ? fn : fn.substr(p + 2);
+}
+
+/// The registration of `torch.ops.NS.OP` that names a C++ function.
+const cuda::OpRegistration *registrationOf(const std::vector<cuda::OpRegistration> &regs, const std::string &ns,
+                                           const std::string &op) {
+  const cuda::OpRegistration *loose = nullptr;
+  for (const auto &r : regs) {
+    if (r.op != op || r.function.empty()) continue;
+    if (r.ns == ns) return &r;
+    if (!loose) loose = &r; // a macro namespace (TORCH_EXTENSION_NAME) names it too
+  }
+  return loose;
+}
+
+/// The directive that decides a kernel body on `target`: the nearest one
+/// inside or just before the kernel that is not taken there.
+const cuda::GuardDirective *decidingDirective(const cuda::GuardReport &r, const cuda::KernelSite &k,
+                                              const std::string &target) {
+  const cuda::GuardDirective *best = nullptr;
+  for (const auto &d : r.directives) {
+    auto it = d.byTarget.find(target);
+    if (it == d.byTarget.end() || it->second != cuda::Branch::NotTaken) continue;
+    if (!best || std::abs(d.line - k.line) < std::abs(best->line - k.line)) best = &d;
+  }
+  return best;
+}
+
+EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::GuardReport *> &reports,
+                         const std::vector<Target> &targets) {
+  EntryCoverage c;
+  std::vector<const Target *> running;
+  for (const auto &t : targets)
+    if (t.runsOn(gpu)) running.push_back(&t);
+  size_t kernels = 0;
+  for (const auto *r : reports) kernels += r->kernels.size();
+  if (running.empty()) { c.why = "the guard passes compile no target that runs on " + gpu.name(); return c; }
+  if (kernels == 0) {
+    c.why = "no __global__ kernel in the defining file (its kernels come from headers not in the tree)";
+    return c;
+  }
+  for (const auto *r : reports)
+    for (const auto &k : r->kernels)
+      for (const auto *t : running)
+        if (auto it = k.byTarget.find(t->name()); it != k.byTarget.end() && it->second == cuda::KernelBody::Code) {
+          c.built = Tri::True;
+          c.why = k.name + " has a body on " + t->name();
+          return c;
+        }
+  c.built = Tri::False;
+  c.layer = "cuda";
+  std::string names;
+  for (const auto *t : running) names += (names.empty() ? "" : ", ") + t->name();
+  c.why = "every kernel of the defining file compiles empty or to a trap on " + names;
+  for (const auto *r : reports)
+    for (const auto &k : r->kernels)
+      if (const auto *d = decidingDirective(*r, k, running.front()->name())) {
+        c.chain.push_back({r->path, d->line, 1, "cuda", "#" + d->kind + " " + d->condition,
+                           "not taken on " + running.front()->name() + ": " + k.name + " has no body"});
+        return c;
+      }
+  return c;
+}
+
+} // namespace
+
+LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards) {
+  LowerLayers out;
+  out.read = true;
+  std::set<std::string> entries;
+  for (const auto &g : facts.guards)
+    if (g.kind == GuardFact::Kind::Calls) entries.insert(g.entry);
+  if (entries.empty()) return out;
+
+  auto files = readSources(req.roots);
+  std::vector<cuda::OpRegistration> regs;
+  for (const auto &f : files)
+    if (f.text.find("TORCH_LIBRARY") != std::string::npos || f.text.find("PYBIND11_MODULE") != std::string::npos ||
+        f.text.find("TVM_FFI_DLL_EXPORT") != std::string::npos)
+      for (auto &r : cuda::scanOpRegistrations(f.path, f.text)) regs.push_back(std::move(r));
+
+  for (const auto &entry : entries) {
+    auto dot = entry.rfind('.');
+    std::string op = entry.substr(dot + 1), ns = entry.substr(10, dot - 10); // "torch.ops." is 10 chars
+    auto &byGpu = out.entries[entry];
+    const cuda::OpRegistration *reg = registrationOf(regs, ns, op);
+    if (!reg) {
+      for (auto gpu : req.gpus) byGpu[gpu].why = "no registration of " + ns + "::" + op + " in the trees";
+      continue;
+    }
+    std::string fn = shortName(reg->function);
+    auto defs = definitionsOf(files, fn);
+    std::vector<std::string> defFiles;
+    for (const auto &[f, line] : defs) defFiles.push_back(f->path);
+    auto reports = defFiles.empty() ? std::vector<cuda::GuardReport>{} : guards(defFiles);
+    std::vector<const cuda::GuardReport *> used;
+    for (const auto &r : reports) used.push_back(&r);
+    Evidence regEv = reg->where;
+    regEv.note = "registers " + op + " as " + reg->function;
+    for (auto gpu : req.gpus) {
+      EntryCoverage c = defs.empty() ? EntryCoverage{Tri::Unknown, "", "no definition of " + fn + " in the trees", {}}
+                                     : coverageOn(gpu, used, req.guardTargets);
+      std::vector<Evidence> chain{regEv};
+      for (const auto &[f, line] : defs) chain.push_back({f->path, line, 1, "cpp", fn + "(...)", "defines " + fn});
+      chain.insert(chain.end(), c.chain.begin(), c.chain.end());
+      c.chain = std::move(chain);
+      byGpu[gpu] = std::move(c);
+    }
+  }
+  return out;
+}
+
+} // namespace archscope::link

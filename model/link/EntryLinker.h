@@ -1,0 +1,33 @@
+//===--- EntryLinker.h - Python kernel entries -> C++ -> per-GPU kernels ---===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Follows each compiled kernel entry the Python layer calls
+// (`torch.ops.sgl_kernel.cutlass_fp4_group_mm`) to its registration
+// (TORCH_LIBRARY `m.impl("op", &fn)`, pybind, tvm-ffi), to the files that
+// define `fn`, and reads those files' per-target guard reports: a GPU gets
+// the kernel when some build target that runs on it compiles a kernel body.
+// Where a link cannot be made the coverage is unknown and says why.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "matchers/cuda/ArchGuardPass.h"
+#include "model/Facts.h"
+#include "model/LowerLayers.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace archscope::link {
+
+/// Runs (or reads from the cache) the guard passes of `files`.
+using GuardRunner = std::function<std::vector<cuda::GuardReport>(const std::vector<std::string> &files)>;
+
+struct LinkRequest {
+  std::vector<std::string> roots;        ///< trees to search for C++ registrations and definitions
+  std::vector<ComputeCapability> gpus;   ///< matrix columns
+  std::vector<Target> guardTargets;      ///< what the guard passes compile
+};
+
+LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards);
+
+} // namespace archscope::link

@@ -1,0 +1,23 @@
+# The sm_120 crash class (field bugs 8, 9, 15): the dispatch admits every GPU
+# from Hopper on, but the kernel behind one backend only has a body for the
+# SM100 family. Written here for archscope's tests.
+from enum import Enum
+
+import torch
+
+ops = torch.ops.fixture_kernels
+
+
+class MoeBackend(Enum):
+    GEN = "gen"
+    MARLIN = "marlin"
+
+
+def run(moe_backend: MoeBackend, x):
+    if torch.cuda.get_device_capability() < (9, 0):
+        raise RuntimeError("needs Hopper or newer")
+    if moe_backend == MoeBackend.GEN:
+        return torch.ops.fixture_kernels.gen_fp4_moe.default(x)  # EXPECT: dispatch-allows-unbuilt
+    # Must not flag: this kernel has a body on every target from sm_80.
+    if moe_backend == MoeBackend.MARLIN:
+        return ops.marlin_moe(x)
