@@ -7,6 +7,7 @@
 #include "tool/Archs.h"
 #include "tool/Guards.h"
 #include "tool/Lint.h"
+#include "tool/Validate.h"
 #include "tool/output/Emitters.h"
 
 #include <chrono>
@@ -86,11 +87,12 @@ int explain(const Options &optsIn) {
 
 int runCommand(const Options &opts) {
   if (opts.command == "explain") return explain(opts);
-  if (opts.command == "guards" || opts.command == "archs" || opts.command == "lint") {
+  if (opts.command == "guards" || opts.command == "archs" || opts.command == "lint" || opts.command == "validate") {
     std::ostringstream out;
     int code = opts.command == "guards" ? runGuards(opts, out)
              : opts.command == "archs"  ? runArchs(opts, out)
-                                        : runLint(opts, out);
+             : opts.command == "lint"   ? runLint(opts, out)
+                                        : runValidate(opts, out);
     writeOutput(opts, out.str());
     return code;
   }

@@ -27,6 +27,12 @@ commands:
                                 CUDA #if per target, CMake arch sets), clang-style
                                 text or json; exit 1 when any finding is at or above
                                 --min-severity
+  validate [PATH]               compile each claimed cell's NVFP4 MoE kernel family for
+                                its target (nvcc/ptxas: which instruction is missing),
+                                merge launch results (--merge FILE from GPU machines:
+                                validation/launch_probes.py), upgrade the cells;
+                                --isa-only prints the family x target ISA matrix,
+                                --results FILE writes what this run proved
   archs PATH                    the arch lists a CMake build gives each kernel, by
                                 running the engine's own arch-filter helpers
                                 (--cuda-archs "9.0;10.0;12.0;12.1", --cuda 13.0)
@@ -106,13 +112,16 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "--error" || a == "--warning" || a == "--note" || a == "--off")
       opts.ruleSeverity.emplace_back(next(), a.substr(2));
     else if (a == "--list-rules") opts.listRules = true;
+    else if (a == "--isa-only") opts.isaOnly = true;
+    else if (a == "--merge") opts.mergeFiles.push_back(next());
+    else if (a == "--results") opts.resultsFile = next();
     else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
     else positional.push_back(a);
   }
   if (positional.empty()) { std::cerr << kUsage; throw usageError("no command given", "try: archscope audit"); }
   opts.command = positional[0];
   positional.erase(positional.begin());
-  if (opts.command == "audit" || opts.command == "lint") {
+  if (opts.command == "audit" || opts.command == "lint" || opts.command == "validate") {
     if (positional.size() > 1)
       throw usageError(opts.command + " takes one PATH, got " + std::to_string(positional.size()));
     if (!positional.empty()) opts.path = positional[0];
@@ -129,10 +138,11 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     if (positional.empty()) throw usageError("guards needs at least one file or folder", "e.g. archscope guards csrc/");
     opts.paths = positional;
   } else {
-    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, lint, guards, archs (see --help)");
+    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, lint, validate, guards, archs (see --help)");
   }
   static const std::vector<std::string> formats = {"text", "json", "yaml", "markdown"};
-  if ((opts.command == "guards" || opts.command == "archs" || opts.command == "lint") && opts.format != "text" &&
+  if ((opts.command == "guards" || opts.command == "archs" || opts.command == "lint" || opts.command == "validate") &&
+      opts.format != "text" &&
       opts.format != "json")
     throw usageError(opts.command + " writes text or json, not '" + opts.format + "'");
   if (std::find(formats.begin(), formats.end(), opts.format) == formats.end())

@@ -27,6 +27,9 @@ struct Options {
   std::string minSeverity = "warning"; ///< lint: report/fail threshold
   std::vector<std::pair<std::string, std::string>> ruleSeverity; ///< lint: rule id -> error|warning|note|off
   bool listRules = false;
+  bool isaOnly = false;                ///< validate: only the ISA verdict matrix
+  std::vector<std::string> mergeFiles; ///< validate: results files of other machines
+  std::string resultsFile;             ///< validate: write the merged results here
   std::string cudaArchs;            ///< archs: the build's arch list (TORCH_CUDA_ARCH_LIST style) ///< guards: the speed baseline, nothing recorded
 };
 

@@ -58,8 +58,11 @@ const Expr *oneLineReturn(const Expr *call) {
   return ret ? ret->getRetValue() : nullptr;
 }
 
+/// Argument `i` of a call clang built or recovered (a recovered call keeps
+/// the callee as its first sub-expression).
 const Expr *argOf(const Expr *call, unsigned i) {
   if (auto *ce = dyn_cast<CallExpr>(call)) return i < ce->getNumArgs() ? ce->getArg(i) : nullptr;
+  if (auto *re = dyn_cast<RecoveryExpr>(call)) return i + 1 < re->subExpressions().size() ? re->subExpressions()[i + 1] : nullptr;
   return nullptr;
 }
 

@@ -11,8 +11,10 @@
 #include "matchers/cuda/RuntimeChecks.h"
 
 #include "matchers/cuda/RuntimeCheckBuilder.h"
+#include "matchers/cuda/RuntimeCheckStubs.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Basic/Diagnostic.h>
@@ -88,6 +90,11 @@ public:
     MatchFinder finder;
     addMatchers(finder, collect);
     finder.matchAST(ctx);
+    if (const char *dbg = getenv("H3_DUMP_LINE")) { // TEMP
+      for (auto *d : ctx.getTranslationUnitDecl()->decls()) (void)d;
+      struct V : RecursiveASTVisitor<V> { SourceManager &sm; unsigned line; bool VisitFunctionDecl(FunctionDecl *f) { auto b = sm.getExpansionLineNumber(f->getBeginLoc()), e = sm.getExpansionLineNumber(f->getEndLoc()); if (sm.isInMainFile(sm.getExpansionLoc(f->getBeginLoc())) && b <= line && line <= e) f->dump(); return true; } bool VisitVarDecl(VarDecl *f) { auto b = sm.getExpansionLineNumber(f->getBeginLoc()), e = sm.getExpansionLineNumber(f->getEndLoc()); if (sm.isInMainFile(sm.getExpansionLoc(f->getBeginLoc())) && b <= line && line <= e && !f->isLocalVarDeclOrParm()) f->dump(); return true; } } v{{}, sm_, unsigned(atoi(dbg))};
+      v.TraverseDecl(ctx.getTranslationUnitDecl());
+    }
     detail::CheckBuilder(ctx, report_.path).build(nodes, report_.checks);
     parsed_ = true;
   }
@@ -110,18 +117,27 @@ struct SkipMissingHeaders : PPCallbacks {
 class ChecksAction : public ASTFrontendAction {
 public:
   /// `parsed` outlives the action, which the invocation destroys after the run.
-  ChecksAction(RuntimeCheckReport &report, bool &parsed) : report_(report), parsed_(parsed) {}
+  ChecksAction(RuntimeCheckReport &report, bool &parsed, llvm::StringRef text)
+      : report_(report), parsed_(parsed), text_(text) {}
 
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
     ci.getFrontendOpts().SkipFunctionBodies = true; // only where shouldSkipFunctionBody agrees
     ci.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>(report_.missingIncludes));
+    // The context's source serves lookups into the namespaces it declares;
+    // it adds itself to Sema for unqualified lookups when Sema starts. The
+    // frontend skips the builtins (__builtin_expect) when a context has an
+    // external source, as for a PCH that carries its own: set them up here.
+    if (!getenv("H3_NO_STUBS")) { ci.getASTContext().setExternalSource(detail::makeMissingDeclarations(ci.getSourceManager(), text_));
+    Preprocessor &pp = ci.getPreprocessor();
+    pp.getBuiltinInfo().initializeBuiltins(pp.getIdentifierTable(), pp.getLangOpts()); }
     return std::make_unique<ChecksConsumer>(ci.getSourceManager(), report_, parsed_);
   }
 
 private:
   RuntimeCheckReport &report_;
   bool &parsed_;
+  llvm::StringRef text_;
 };
 
 bool isPlainCpp(const std::string &path) {
@@ -166,7 +182,7 @@ RuntimeCheckReport extractRuntimeChecks(const std::string &path, const std::vect
   IgnoringDiagConsumer quiet;
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), llvm::vfs::getRealFileSystem()));
   bool parsed = false;
-  tooling::ToolInvocation invocation(commandFor(path, extraArgs), std::make_unique<ChecksAction>(report, parsed),
+  tooling::ToolInvocation invocation(commandFor(path, extraArgs), std::make_unique<ChecksAction>(report, parsed, (*buffer)->getBuffer()),
                                      files.get());
   invocation.setDiagnosticConsumer(&quiet);
   invocation.run();

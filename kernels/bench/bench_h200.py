@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Build the NVFP4 MoE probe, check it, and benchmark it against this GPU's ceilings.
+
+Run from the repository root on a machine with an NVIDIA GPU, nvcc and PyTorch:
+    python3 kernels/bench/bench_h200.py [--out DIR] [--families reference,w4a16] [--quick]
+1. Builds kernels/probe/main.cu once per family (nvcc -arch=sm_90a by default).
+2. Measures, in this same run, the device-to-device copy bandwidth (torch copy of a
+   4 GiB buffer, counting bytes read plus written) and the dense bf16 matmul rate
+   (torch, 8192^3, random data), each the median of 10 timed repeats after warm-up.
+3. Checks correctness on small odd shapes (every w4a16 tile configuration forced).
+4. Runs both benchmark shapes x T in {1, 8, 32, 256, 4096} (one probe process per
+   family and shape: the weights are generated once and the T values are prefixes)
+   and prints the table. Weight bandwidth counts only the routed experts' bytes
+   (e2m1 + ue4m3); TFLOP/s counts 2 * T * k * 3 * H * I.
+Raw JSON lines and logs go to --out (default $OUT or ./bench-out).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+SHAPES = {"deepseek": dict(hidden=7168, inter=2048, experts=256, topk=8),
+          "qwen-like": dict(hidden=4096, inter=1536, experts=128, topk=8)}
+TOKENS = [1, 8, 32, 256, 4096]
+ITERS = {"reference": 2, "w4a16": 20}
+SMALL_CASES = [  # (tokens, hidden, inter, experts, topk): odd sizes, ragged tiles
+    (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6)]
+
+
+def build(family, arch, out_dir):
+    binary = os.path.join(out_dir, f"probe_{family}")
+    cmd = ["nvcc", "-std=c++17", "-O3", f"-arch={arch}", f"-DARCHSCOPE_FAMILY={family}",
+           "kernels/probe/main.cu", "kernels/common/moe_problem.cpp", "-o", binary]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"build of {family} failed:\n{done.stderr}")
+    return binary
+
+
+def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None):
+    cmd = [binary, "--hidden", str(shape["hidden"]), "--inter", str(shape["inter"]),
+           "--experts", str(shape["experts"]), "--topk", str(shape["topk"]),
+           "--sweep", ",".join(map(str, sweep)), "--check-tokens", str(check_tokens)]
+    if iters:
+        cmd += ["--iters", str(iters)]
+    env = dict(os.environ, **(env_extra or {}))
+    started = time.time()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=180)
+    except subprocess.TimeoutExpired as timeout:
+        if log:
+            log.write(f"$ {' '.join(cmd)} TIMED OUT\n{timeout.stdout or ''}\n")
+        return 124, []
+    if log:
+        log.write(f"$ {' '.join(cmd)} {env_extra or ''}  (rc={done.returncode}, {time.time() - started:.1f}s)\n")
+        log.write(done.stdout + done.stderr)
+        log.flush()
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return done.returncode, rows
+
+
+def median_ms(fn, repeats=10, warmup=3):
+    import torch
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(stop))
+    return sorted(times)[len(times) // 2]
+
+
+def measure_ceilings():
+    import torch
+    n = 1 << 32  # bytes
+    src = torch.randint(0, 255, (n,), dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    copy_ms = median_ms(lambda: dst.copy_(src))
+    del src, dst
+    m = 8192
+    a = torch.randn(m, m, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(m, m, device="cuda", dtype=torch.bfloat16)
+    mm_ms = median_ms(lambda: a @ b)
+    return {"copy_gbps": 2 * n / copy_ms / 1e6, "bf16_tflops": 2 * m ** 3 / mm_ms / 1e9,
+            "device": torch.cuda.get_device_name(0)}
+
+
+def check_small(binaries, log):
+    failures = []
+    for family, binary in binaries.items():
+        configs = ["decode", "medium", "prefill"] if family == "w4a16" else [None]
+        for config in configs:
+            env = {"ARCHSCOPE_W4A16_CONFIG": config} if config else None
+            for t, h, i, e, k in SMALL_CASES:
+                rc, rows = run_probe(binary, dict(hidden=h, inter=i, experts=e, topk=k), [t], 0, env, log=log)
+                ok = rc == 0 and rows and rows[-1].get("pass")
+                err = rows[-1].get("max_rel_err") if rows else None
+                print(f"check {family:9s} {config or '-':7s} T={t:4d} H={h} I={i} E={e} k={k}: "
+                      f"{'PASS' if ok else 'FAIL'} rc={rc} err={err}", flush=True)
+                if not ok:
+                    failures.append((family, config, t, h, i, e, k))
+    return failures
+
+
+def table_row(row, shape, ceilings):
+    s = row["shape"]
+    ms = row["ms"]
+    gbps = row["routed_weight_bytes"] / ms / 1e6
+    tflops = 2 * s["tokens"] * s["topk"] * 3 * s["hidden"] * s["inter"] / ms / 1e9
+    return (f"{row['family']:9s} {shape:9s} {s['tokens']:5d} {row['max_rel_err'] or float('nan'):10.2e} "
+            f"{'PASS' if row['pass'] else 'FAIL':4s} {ms:9.4f} {row['routed_weight_bytes'] / 1e6:9.1f} "
+            f"{gbps:8.0f} {100 * gbps / ceilings['copy_gbps']:6.1f}% {tflops:8.1f} "
+            f"{100 * tflops / ceilings['bf16_tflops']:6.1f}%")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=os.environ.get("OUT", "bench-out"))
+    parser.add_argument("--families", default="reference,w4a16")
+    parser.add_argument("--arch", default="sm_90a")
+    parser.add_argument("--tune", action="store_true", help="also time every forced w4a16 config")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    families = args.families.split(",")
+    with ThreadPoolExecutor(len(families)) as pool:
+        binaries = dict(zip(families, pool.map(lambda f: build(f, args.arch, args.out), families)))
+    ceilings = measure_ceilings()
+    print(f"ceilings on {ceilings['device']}: copy {ceilings['copy_gbps']:.0f} GB/s (read+write), "
+          f"bf16 matmul {ceilings['bf16_tflops']:.0f} TFLOP/s", flush=True)
+    log = open(os.path.join(args.out, "probe-log.txt"), "w")
+    failures = check_small(binaries, log)
+
+    results = []
+    for family in families:
+        for name, shape in SHAPES.items():
+            rc, rows = run_probe(binaries[family], shape, TOKENS, ITERS[family], log=log)
+            results += [(name, row) for row in rows]
+            if rc != 0:
+                failures.append((family, name, rc))
+    if args.tune and "w4a16" in binaries:
+        for config in ["decode", "medium", "prefill"]:
+            for name, shape in SHAPES.items():
+                _, rows = run_probe(binaries["w4a16"], shape, TOKENS, 10, {"ARCHSCOPE_W4A16_CONFIG": config},
+                                    check_tokens=8, log=log)
+                results += [(f"{name}/{config}", row) for row in rows]
+
+    header = (f"{'family':9s} {'shape':9s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "
+              f"{'GB/s':>8s} {'%copy':>7s} {'TFLOP/s':>8s} {'%bf16':>7s}")
+    lines = [header] + [table_row(row, name, ceilings) for name, row in results if "ms" in row]
+    with open(os.path.join(args.out, "bench.json"), "w") as f:
+        json.dump({"ceilings": ceilings, "results": [dict(row, shape_name=n) for n, row in results],
+                   "failures": failures}, f, indent=1)
+    print("\n".join(lines))
+    print(f"failures: {failures or 'none'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

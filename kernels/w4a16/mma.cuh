@@ -1,0 +1,78 @@
+//===--- mma.cuh - w4a16: PTX wrappers and the NVFP4 -> bf16 dequantizer ---===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The dequantizer works on one 32-bit word of 8 e2m1 nibbles (k0..k7, even k
+// low) and yields four bf16x2 registers in the order the GEMM feeds the MMA:
+// (k3,k7) (k2,k6) (k1,k5) (k0,k4). Both MMA operands use this same permutation
+// of k, so the dot product is unchanged, and each step is two shifts and a
+// bit-select instead of a table lookup.
+// Placing a nibble's sign at bit 15 and its 3 magnitude bits at bits 8..6 of a
+// bf16 gives exactly e2m1 * 2^-126 (subnormal for 0 and 0.5 too). Multiplying
+// by the block scale pre-multiplied by 2^118 gives e2m1 * scale * 2^-8, exact
+// in bf16 (at most 6 significant bits, far from under- or overflow); the GEMM
+// epilogue multiplies by 2^8 with the global scale.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include <cstdint>
+#include <cuda_bf16.h>
+
+namespace archscope::w4a16 {
+
+constexpr float kScaleBias = 0x1p118f;    // folded into each block scale
+constexpr float kUnbias = 0x1p8f;         // undone in the epilogue
+
+__device__ __forceinline__ uint32_t bf16x2Bits(__nv_bfloat162 v) { return *reinterpret_cast<uint32_t*>(&v); }
+__device__ __forceinline__ __nv_bfloat162 asBf16x2(uint32_t v) { return *reinterpret_cast<__nv_bfloat162*>(&v); }
+
+/// ue4m3 byte -> bf16x2 (both halves) holding scale * 2^118, exactly.
+__device__ __forceinline__ uint32_t biasedScale(uint32_t byte) {
+  const float scale = __uint_as_float((byte & 0x7F) << 20) * 0x1p120f; // see moe_device.cuh
+  return bf16x2Bits(__float2bfloat162_rn(scale * kScaleBias));
+}
+
+/// Eight nibbles -> four scaled bf16x2 pairs (k3,k7) (k2,k6) (k1,k5) (k0,k4).
+__device__ __forceinline__ void dequantWord(uint32_t q, uint32_t scale2, uint32_t (&pair)[4]) {
+  constexpr uint32_t kSign = 0x80008000u, kMagnitude = 0x01C001C0u;
+  pair[0] = (q & kSign) | ((q >> 6) & kMagnitude);
+  pair[1] = ((q << 4) & kSign) | ((q >> 2) & kMagnitude);
+  pair[2] = ((q << 8) & kSign) | ((q << 2) & kMagnitude);
+  pair[3] = ((q << 12) & kSign) | ((q << 6) & kMagnitude);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) pair[i] = bf16x2Bits(__hmul2(asBf16x2(pair[i]), asBf16x2(scale2)));
+}
+
+/// Eight bf16 (k0..k7 in four registers) -> the same four pairs as dequantWord.
+__device__ __forceinline__ void permuteActivations(const uint4& x, uint32_t (&pair)[4]) {
+  pair[0] = __byte_perm(x.y, x.w, 0x7632); // (k3, k7)
+  pair[1] = __byte_perm(x.y, x.w, 0x5410); // (k2, k6)
+  pair[2] = __byte_perm(x.x, x.z, 0x7632); // (k1, k5)
+  pair[3] = __byte_perm(x.x, x.z, 0x5410); // (k0, k4)
+}
+
+/// D += A * B, m16n8k16, bf16 in, fp32 accumulate.
+__device__ __forceinline__ void mmaBf16(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ uint32_t sharedAddress(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+/// Asynchronous global -> shared copy of BYTES (4, 8 or 16); the first
+/// `sourceBytes` come from `gmem`, the rest are zero-filled.
+template <int BYTES> __device__ __forceinline__ void copyAsync(void* smem, const void* gmem, int sourceBytes) {
+  if constexpr (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(smem)), "l"(gmem), "r"(sourceBytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(sharedAddress(smem)), "l"(gmem), "n"(BYTES),
+                 "r"(sourceBytes));
+}
+__device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int PENDING> __device__ __forceinline__ void waitAsync() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+
+} // namespace archscope::w4a16

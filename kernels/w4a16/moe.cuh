@@ -1,0 +1,82 @@
+//===--- moe.cuh - w4a16 family: NVFP4 weights, bf16 tensor-core MoE -------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The Marlin-style path engines use for NVFP4 on sm_80/sm_90: weights stay
+// NVFP4 in memory and are dequantized to bf16 in registers; activations are
+// bf16; mma.sync m16n8k16 accumulates in fp32. Three launches:
+//   prepareRouting  sort pairs by expert, cut tiles, clear `out` (routing.cuh)
+//   moeGemm<GateUp> x W1 + SwiGLU -> bf16 activations in the workspace
+//   moeGemm<Down>   act W2, times routing weight, added into `out`
+// Numerics versus the fp64 reference: the dequantized weights are exact in
+// bf16; the rounding is the bf16 SwiGLU output fed to W2 and fp32 sums.
+// Workspace: sorted pairs, tiles, and the bf16 activations (T*k x I).
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "gemm.cuh"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace archscope::w4a16 {
+
+// Tile shapes by tokens per expert: few tokens stream weights (memory bound),
+// many tokens need wide token tiles to amortize the dequantization.
+using DecodeConfig = GemmConfig<64, 8, 128, 4, 1, 8>;
+using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 6>;
+using PrefillConfig = GemmConfig<128, 128, 64, 2, 2, 4>;
+
+/// Raises the dynamic shared-memory limit of both GEMMs once per configuration.
+template <class C> cudaError_t allowSharedMemory() {
+  static const cudaError_t once = [] {
+    cudaError_t err = cudaFuncSetAttribute(moeGemm<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+    if (err == cudaSuccess)
+      err = cudaFuncSetAttribute(moeGemm<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+    return err;
+  }();
+  return once;
+}
+
+template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+  const MoeShape& s = a.shape;
+  // 2I is a multiple of 128 (I % 64 == 0), so gate/up tiles are whole; a
+  // last down-projection tile may be half (H % 128 == 64): the kernel guards it.
+  if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
+  const int maxTiles = maxGemmTiles(s, C::BN);
+  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
+  if (cudaError_t err = allowSharedMemory<C>(); err != cudaSuccess) return err;
+  const Routing routing = routingLayout(s, a.workspace, maxTiles);
+
+  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 4 + 1023) / 1024));
+  prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN);
+
+  const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
+                        a.x, a.topkWeights, a.out, routing};
+  const GemmOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
+                          routing.act, a.topkWeights, a.out, routing};
+  moeGemm<C, true><<<dim3(2 * s.inter / C::BM, maxTiles), C::THREADS, C::SMEM_BYTES, stream>>>(up);
+  moeGemm<C, false><<<dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), C::THREADS, C::SMEM_BYTES, stream>>>(down);
+  return cudaGetLastError();
+}
+
+/// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=decode|medium|prefill
+/// overrides it (for tuning runs only).
+inline int chooseConfig(const MoeShape& s) {
+  if (const char* forced = std::getenv("ARCHSCOPE_W4A16_CONFIG")) {
+    if (!std::strcmp(forced, "decode")) return 0;
+    if (!std::strcmp(forced, "medium")) return 1;
+    if (!std::strcmp(forced, "prefill")) return 2;
+  }
+  const double perExpert = double(s.pairs()) / s.experts;
+  return perExpert <= 4 ? 0 : perExpert <= 24 ? 1 : 2;
+}
+
+} // namespace archscope::w4a16
+
+inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream_t stream) {
+  using namespace archscope::w4a16;
+  switch (chooseConfig(a.shape)) {
+  case 0: return launchWithConfig<DecodeConfig>(a, stream);
+  case 1: return launchWithConfig<MediumConfig>(a, stream);
+  default: return launchWithConfig<PrefillConfig>(a, stream);
+  }
+}

@@ -1,0 +1,105 @@
+//===--- routing.cuh - w4a16: sort routed pairs by expert, list GEMM tiles -===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One launch does the bookkeeping of the grouped GEMMs: block 0 counts the
+// (token, slot) pairs per expert, lays them out sorted by expert and cuts each
+// expert's pairs into tiles of at most `tileTokens`; the other blocks clear the
+// fp32 output, which the down projection accumulates into.
+// The order of pairs inside an expert depends on atomics, but no result does:
+// every output element is computed from one pair alone.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "../common/moe_device.cuh"
+
+namespace archscope::w4a16 {
+
+constexpr int kMaxExperts = 1024; // shared-memory tables of the sort
+constexpr int kRoutingThreads = 1024;
+
+/// A tile of the grouped GEMMs: `rows` pairs of one expert, starting at
+/// `rowBegin` in the sorted order.
+struct GemmTile {
+  int expert, rowBegin, rows, pad;
+};
+
+/// Views into the workspace (see routingLayout).
+struct Routing {
+  int* sortedPair;   // [T*k] pair = token * k + slot, sorted by expert
+  GemmTile* tiles;   // [maxTiles]
+  int* tileCount;    // [1]
+  MoeBf16* act;      // [T*k][I] SwiGLU output, row r = sortedPair[r]
+};
+
+/// Upper bound of the tile count: sum of ceil(count_e / n) over used experts.
+inline int maxGemmTiles(const MoeShape& s, int tileTokens) {
+  const int64_t pairs = s.pairs();
+  return int(std::min<int64_t>(s.experts, pairs) + pairs / tileTokens);
+}
+
+inline Routing routingLayout(const MoeShape& s, void* workspace, int maxTiles) {
+  char* base = static_cast<char*>(workspace);
+  Routing r;
+  r.sortedPair = reinterpret_cast<int*>(base);
+  base += device::alignUp256(size_t(s.pairs()) * sizeof(int));
+  r.tiles = reinterpret_cast<GemmTile*>(base);
+  base += device::alignUp256(size_t(maxTiles) * sizeof(GemmTile));
+  r.tileCount = reinterpret_cast<int*>(base);
+  base += 256;
+  r.act = reinterpret_cast<MoeBf16*>(base);
+  return r;
+}
+
+inline size_t routingWorkspaceBytes(const MoeShape& s, int maxTiles) {
+  return device::alignUp256(size_t(s.pairs()) * sizeof(int)) +
+         device::alignUp256(size_t(maxTiles) * sizeof(GemmTile)) + 256 +
+         size_t(s.pairs()) * s.inter * sizeof(MoeBf16);
+}
+
+/// Warp 0 scans counts into offsets and writes each expert's tiles.
+__device__ inline void scanAndCutTiles(const int* count, int* offset, int experts, int tileTokens,
+                                       Routing r) {
+  const int lane = threadIdx.x;
+  int pairBase = 0, tileBase = 0;
+  for (int first = 0; first < experts; first += 32) {
+    const int e = first + lane;
+    const int c = e < experts ? count[e] : 0;
+    const int t = (c + tileTokens - 1) / tileTokens;
+    int pairScan = c, tileScan = t; // inclusive warp scans
+    for (int d = 1; d < 32; d *= 2) {
+      const int p = __shfl_up_sync(0xffffffffu, pairScan, d);
+      const int q = __shfl_up_sync(0xffffffffu, tileScan, d);
+      if (lane >= d) pairScan += p, tileScan += q;
+    }
+    const int myPair = pairBase + pairScan - c, myTile = tileBase + tileScan - t;
+    if (e < experts) offset[e] = myPair;
+    for (int i = 0; i < t; ++i)
+      r.tiles[myTile + i] = {e, myPair + i * tileTokens, min(tileTokens, c - i * tileTokens), 0};
+    pairBase += __shfl_sync(0xffffffffu, pairScan, 31);
+    tileBase += __shfl_sync(0xffffffffu, tileScan, 31);
+  }
+  if (lane == 0) *r.tileCount = tileBase;
+}
+
+__global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs a, Routing r, int tileTokens) {
+  const int pairs = a.shape.tokens * a.shape.topk, experts = a.shape.experts;
+  if (blockIdx.x > 0) { // clear the output
+    float4* out = reinterpret_cast<float4*>(a.out);
+    const size_t n4 = size_t(a.shape.tokens) * a.shape.hidden / 4;
+    for (size_t i = size_t(blockIdx.x - 1) * blockDim.x + threadIdx.x; i < n4; i += size_t(gridDim.x - 1) * blockDim.x)
+      out[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    return;
+  }
+  __shared__ int count[kMaxExperts], offset[kMaxExperts], cursor[kMaxExperts];
+  for (int e = threadIdx.x; e < experts; e += blockDim.x) count[e] = 0, cursor[e] = 0;
+  __syncthreads();
+  for (int p = threadIdx.x; p < pairs; p += blockDim.x) atomicAdd(&count[a.topkIds[p]], 1);
+  __syncthreads();
+  if (threadIdx.x < 32) scanAndCutTiles(count, offset, experts, tileTokens, r);
+  __syncthreads();
+  for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
+    const int e = a.topkIds[p];
+    r.sortedPair[offset[e] + atomicAdd(&cursor[e], 1)] = p;
+  }
+}
+
+} // namespace archscope::w4a16
