@@ -35,6 +35,17 @@ bool hasFamilies(const CheckInput &in, const std::string &backend) {
   return it != in.backendFamilies.end() && !it->second.empty();
 }
 
+EvalEnv defaultWorld(const CheckInput &in, const Condition &c, ComputeCapability gpu, const std::string &backend) {
+  EvalEnv env;
+  env.gpu = gpu;
+  env.backend = backend;
+  env.quantFlags = in.quantFlags;
+  for (const auto &a : c.opaqueAtoms())
+    if (a.opaqueKind == OpaqueKind::Package || a.opaqueKind == OpaqueKind::Env)
+      env.assume[a.text] = a.opaqueKind == OpaqueKind::Package;
+  return env;
+}
+
 Evidence siteOf(const GuardFact &g) { return g.chain.empty() ? Evidence{} : g.chain.front(); }
 
 std::vector<Evidence> chainOf(const GuardFact &g) {

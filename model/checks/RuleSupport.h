@@ -18,6 +18,9 @@ std::vector<ComputeCapability> tableGpus(const ArchTable &table);
 std::vector<std::string> familiesOn(const CheckInput &in, const std::string &backend, ComputeCapability gpu);
 /// Whether the profile names any family for `backend`.
 bool hasFamilies(const CheckInput &in, const std::string &backend);
+/// The environment of the matrix's default world on `gpu`: optional packages
+/// installed, environment variables unset (cells list the other worlds).
+EvalEnv defaultWorld(const CheckInput &in, const Condition &c, ComputeCapability gpu, const std::string &backend);
 /// The evidence of a guard fact: its site, then its context and chain.
 Evidence siteOf(const GuardFact &g);
 std::vector<Evidence> chainOf(const GuardFact &g);

@@ -76,11 +76,7 @@ private:
   static std::vector<std::string> forgottenFamilies(const CheckInput &in, const GuardFact &g, ComputeCapability gpu) {
     std::set<std::string> admitted;
     for (auto other : tableGpus(in.table)) {
-      EvalEnv env;
-      env.gpu = other;
-      env.backend = g.backend;
-      env.quantFlags = in.quantFlags;
-      if (g.cond.eval(env) == Tri::True)
+      if (g.cond.eval(defaultWorld(in, g.cond, other, g.backend)) == Tri::True)
         for (auto &f : familiesOn(in, g.backend, other)) admitted.insert(f);
     }
     std::vector<std::string> out;
@@ -92,12 +88,9 @@ private:
   /// The backend's own device check that is false on the cell's GPU and
   /// compares the major.
   static const GuardFact *decidingCheck(const CheckInput &in, const Cell &c) {
-    EvalEnv env;
-    env.gpu = c.target;
-    env.backend = c.backend;
-    env.quantFlags = in.quantFlags;
     for (const auto &g : in.facts.guards)
-      if (g.kind == GuardFact::Kind::Support && g.backend == c.backend && g.cond.eval(env) == Tri::False &&
+      if (g.kind == GuardFact::Kind::Support && g.backend == c.backend &&
+          g.cond.eval(defaultWorld(in, g.cond, c.target, c.backend)) == Tri::False &&
           comparesMajor(g.cond))
         return &g;
     return nullptr;

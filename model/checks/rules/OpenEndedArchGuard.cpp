@@ -57,11 +57,7 @@ public:
 
 private:
   static Tri eval(const CheckInput &in, const GuardFact &g, ComputeCapability gpu) {
-    EvalEnv env;
-    env.gpu = gpu;
-    env.backend = g.kind == GuardFact::Kind::Select ? "auto" : g.backend;
-    env.quantFlags = in.quantFlags;
-    return g.cond.eval(env);
+    return g.cond.eval(defaultWorld(in, g.cond, gpu, g.kind == GuardFact::Kind::Select ? "auto" : g.backend));
   }
 };
 

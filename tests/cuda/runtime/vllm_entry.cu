@@ -36,3 +36,8 @@ void launch(Config const& cfg, int arch) {
 TORCH_LIBRARY_IMPL(_C, CUDA, ops) {
   ops.impl("cutlass_scaled_fp4_mm", &cutlass_scaled_fp4_mm);
 }
+
+void structuredBinding(torch::Tensor& out) {
+  auto [major, minor] = getDeviceComputeCapability();
+  if (major == 12 && minor == 1) return;
+}
