@@ -11,6 +11,9 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/Path.h>
+
+#include <map>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -203,6 +206,26 @@ void mergeKernels(GuardReport &report, const KernelScanner &scan, const std::str
   }
 }
 
+/// Keeps clang quiet but remembers the first error of the file itself (an
+/// `#if` that does not parse), so the report can name it; errors inside
+/// headers are the headers' business.
+class FirstErrorConsumer : public clang::DiagnosticConsumer {
+public:
+  explicit FirstErrorConsumer(std::string path) : path_(std::move(path)) {}
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    if (level < clang::DiagnosticsEngine::Error || !first.empty() || !info.hasSourceManager()) return;
+    auto loc = info.getSourceManager().getPresumedLoc(info.getLocation());
+    if (!loc.isValid() || !llvm::StringRef(loc.getFilename()).ends_with(llvm::sys::path::filename(path_))) return;
+    llvm::SmallString<128> text;
+    info.FormatDiagnostic(text);
+    first = "line " + std::to_string(loc.getLine()) + ": " + text.str().str();
+  }
+  std::string first;
+
+private:
+  std::string path_;
+};
+
 } // namespace
 
 GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> &targets,
@@ -216,7 +239,7 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   }
   // clang's own diagnostics (an #error in a header for some target) are not
   // shown: a failed pass is reported once per target in `errors`.
-  clang::IgnoringDiagConsumer quiet;
+  std::map<std::string, std::vector<std::string>> failed; // error -> targets
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
   for (const auto &t : targets) {
@@ -233,10 +256,12 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     clang::tooling::ToolInvocation invocation(
         command, std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract),
         files.get());
-    invocation.setDiagnosticConsumer(&quiet);
+    FirstErrorConsumer diagnostics(path);
+    invocation.setDiagnosticConsumer(&diagnostics);
     bool ok = invocation.run();
     mergeKernels(report, scan, t.name());
-    if (!ok) report.errors.push_back(path + ": the " + t.name() + " pass reported errors");
+    if (!diagnostics.first.empty() || !ok)
+      failed[diagnostics.first.empty() ? "the pass reported errors" : diagnostics.first].push_back(t.name());
     // Merge this target's outcomes into the per-directive table, by line.
     for (auto &d : directives) {
       auto it = std::find_if(report.directives.begin(), report.directives.end(),
@@ -248,6 +273,12 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
         it->byTarget[t.name()] = d.byTarget[""];
       }
     }
+  }
+  for (const auto &[error, names] : failed) {
+    std::string list;
+    for (const auto &n : names) list += (list.empty() ? "" : ", ") + n;
+    report.errors.push_back(error + " (in the " + list + " pass" + (names.size() > 1 ? "es" : "") +
+                            "; what it says there is unreliable)");
   }
   for (auto &k : report.kernels) // compiled by no pass of this target: absent there
     for (const auto &t : targets) k.byTarget.emplace(t.name(), KernelBody::Absent);

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 #include <tuple>
 
@@ -80,16 +79,26 @@ std::vector<std::pair<size_t, size_t>> splitArguments(std::string_view text) {
 
 } // namespace
 
+/// `assert`, or an upper-case macro ending in CHECK / ASSERT (TORCH_CHECK,
+/// TVM_FFI_ICHECK, TLLM_CHECK_WITH_INFO, TORCH_INTERNAL_ASSERT), or one of
+/// the comparing forms NAME_CHECK_EQ / _NE / _LT / _LE / _GT / _GE.
 CheckShape checkShapeOf(std::string_view name, CmpOp *op) {
-  static const std::regex compare("[A-Z0-9_]*CHECK_(EQ|NE|LT|LE|GT|GE)");
-  static const std::regex condition("[A-Z0-9_]*(CHECK|ASSERT|CHECK_WITH_INFO|CHECK_MSG|CHECK_NOT_IMPLEMENTED)|assert");
-  std::string n(name);
-  std::smatch m;
-  if (std::regex_match(n, m, compare)) {
-    if (op) *op = *cmpOpOf(m[1] == "EQ" ? "==" : m[1] == "NE" ? "!=" : m[1] == "LT" ? "<" : m[1] == "LE" ? "<=" : m[1] == "GT" ? ">" : ">=");
-    return CheckShape::Compare;
-  }
-  return std::regex_match(n, condition) ? CheckShape::Condition : CheckShape::None;
+  if (name == "assert") return CheckShape::Condition;
+  bool macroLike = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  if (!macroLike) return CheckShape::None;
+  auto endsWith = [&](std::string_view s) { return name.size() >= s.size() && name.substr(name.size() - s.size()) == s; };
+  static constexpr std::pair<std::string_view, std::string_view> kCompare[] = {
+      {"CHECK_EQ", "=="}, {"CHECK_NE", "!="}, {"CHECK_LT", "<"}, {"CHECK_LE", "<="}, {"CHECK_GT", ">"}, {"CHECK_GE", ">="}};
+  for (auto [suffix, spelling] : kCompare)
+    if (endsWith(suffix)) {
+      if (op) *op = *cmpOpOf(spelling);
+      return CheckShape::Compare;
+    }
+  for (std::string_view suffix : {"CHECK", "ASSERT", "CHECK_WITH_INFO", "CHECK_MSG", "CHECK_NOT_IMPLEMENTED"})
+    if (endsWith(suffix)) return CheckShape::Condition;
+  return CheckShape::None;
 }
 
 void CheckBuilder::build(const MatchedNodes &nodes, std::vector<RuntimeCheck> &out) {

@@ -27,6 +27,17 @@ constexpr int kMaxDepth = 8;
 
 const Expr *strip(const Expr *e) { return e ? e->IgnoreParenCasts() : nullptr; }
 
+/// A name says "SM" only for something that can hold one: not the array
+/// `cc[8]` of a sampling kernel, nor a float. Types clang could not settle
+/// (templates, missing headers) are given the benefit of the doubt.
+bool mayHoldInteger(QualType t) {
+  return t.isNull() || t->isIntegralOrEnumerationType() || t->isDependentType() || t->isUndeducedType();
+}
+
+SmTerm byName(std::string_view name, QualType type) {
+  return mayHoldInteger(type) ? classifyVariableName(name) : SmTerm::none();
+}
+
 /// RAII bound on how deep definitions are followed.
 struct Deeper {
   explicit Deeper(int &d) : depth(d) { ++depth; }
@@ -70,7 +81,11 @@ const Expr *argOf(const Expr *call, unsigned i) {
 
 std::string sourceText(SourceRange r, const SourceManager &sm, const LangOptions &lo) {
   CharSourceRange cr = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm, lo);
-  if (cr.isInvalid()) cr = sm.getExpansionRange(r);
+  if (cr.isInvalid()) { // inside one macro body: its spelling there (`ppb == 4`), else the invocation
+    SourceLocation b = sm.getSpellingLoc(r.getBegin()), e = sm.getSpellingLoc(r.getEnd());
+    bool oneBody = sm.getFileID(b) == sm.getFileID(e) && !sm.isBeforeInTranslationUnit(e, b);
+    cr = oneBody ? CharSourceRange::getTokenRange(b, e) : sm.getExpansionRange(r);
+  }
   bool invalid = false;
   auto text = Lexer::getSourceText(cr, sm, lo, &invalid);
   return invalid ? "" : text.str();
@@ -151,7 +166,7 @@ SmTerm ExprTranslator::value(const Expr *e) {
       return arithmetic(op[0], value(oc->getArg(0)), value(oc->getArg(1)));
   }
   if (isa<DeclRefExpr>(e)) return valueOfDecl(e);
-  if (auto *me = dyn_cast<MemberExpr>(e)) return classifyVariableName(me->getMemberNameInfo().getAsString());
+  if (auto *me = dyn_cast<MemberExpr>(e)) return byName(me->getMemberNameInfo().getAsString(), me->getType());
   if (auto *dme = dyn_cast<CXXDependentScopeMemberExpr>(e)) return classifyVariableName(dme->getMember().getAsString());
   if (!calleeName(e).empty()) return valueOfCall(e);
   if (isa<RecoveryExpr>(e)) return parseValueText(text(e), facts_.byName);
@@ -162,14 +177,19 @@ SmTerm ExprTranslator::valueOfDecl(const Expr *ref) {
   const ValueDecl *d = cast<DeclRefExpr>(ref)->getDecl();
   if (auto *vd = dyn_cast<VarDecl>(d)) {
     if (auto it = facts_.attributeOutputs.find(vd); it != facts_.attributeOutputs.end()) return it->second;
-    if (vd->getInit() && !isa<ParmVarDecl>(vd)) {
-      SmTerm init = value(vd->getInit());
-      if (init.readsSm()) return init; // `int sm = getSMVersion();`; `int major = 0;` keeps the name
+    if (const Expr *init = vd->getInit(); init && !isa<ParmVarDecl>(vd)) {
+      SmTerm v = value(init);
+      if (v.readsSm()) return v; // `int sm = getSMVersion();`
+      // `int major = 0;` (set later through `&major`) and `int sm = query(dev);`
+      // keep their name; `unsigned sm = lane + i * 32;` is an index, not an SM.
+      const Expr *bare = strip(init);
+      bool keepsName = v.isConstant() || isa<CallExpr>(bare) || isa<RecoveryExpr>(bare) || isa<InitListExpr>(bare);
+      if (!keepsName) return SmTerm::none();
     }
     if (auto fact = facts_.byName.find(vd->getName()); fact != facts_.byName.end()) return fact->second.term;
   }
   if (!d->getIdentifier()) return SmTerm::none();
-  return classifyVariableName(d->getName());
+  return byName(d->getName(), d->getType());
 }
 
 SmTerm ExprTranslator::valueOfCall(const Expr *call) {
@@ -184,7 +204,9 @@ SmTerm ExprTranslator::valueOfCall(const Expr *call) {
 
 /// An expression this reader has no rule for: it reads the SM, untranslated,
 /// when any operand does (`std::min(sm, 100)`), and is not about it otherwise.
+/// An address is no read: `cudaDeviceGetAttribute(&major, ...)` returns a status.
 SmTerm ExprTranslator::valueOfChildren(const Expr *e) {
+  if (auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_AddrOf) return SmTerm::none();
   bool first = true;
   bool hasCallee = isa<CallExpr>(e) || (isa<RecoveryExpr>(e) && !calleeName(e).empty());
   for (const Stmt *child : e->children()) {
@@ -192,7 +214,7 @@ SmTerm ExprTranslator::valueOfChildren(const Expr *e) {
     first = false;
     auto *ce = dyn_cast_or_null<Expr>(child);
     if (!ce || callee) continue;
-    if (value(ce).readsSm()) return SmTerm::opaque();
+    if (value(ce).firmlyReadsSm()) return SmTerm::opaque();
   }
   return SmTerm::none();
 }

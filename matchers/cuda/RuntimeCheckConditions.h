@@ -38,7 +38,7 @@ namespace archscope::cuda::detail {
 
 struct SmTerm {
   enum class Kind { None, Value, Opaque } kind = Kind::None;
-  Linear value;      ///< Value: over CcMajor / CcMinor, or a constant
+  Linear value;      ///< Value: over CcMajor / CcMinor (CudaMajor / CudaMinor), or a constant
   bool loose = false; ///< known only by a loose name: needs a plausible constant
 
   static SmTerm none() { return {}; }
@@ -46,8 +46,12 @@ struct SmTerm {
   static SmTerm of(Linear l, bool loose = false) { return {Kind::Value, l, loose}; }
   static SmTerm opaque() { return {Kind::Opaque, {}, false}; }
   bool isConstant() const { return kind == Kind::Value && value.isConstant(); }
-  /// Reads the device capability (translatable or not).
+  /// Reads the device capability (translatable or not); the CUDA toolkit
+  /// version alone (`CUDA_VERSION`) is no SM check.
   bool readsSm() const { return kind == Kind::Opaque || (kind == Kind::Value && value.readsCapability()); }
+  /// Reads the SM by more than a loose name: a loose `cc` counts only when
+  /// compared with a plausible constant, never inside other arithmetic.
+  bool firmlyReadsSm() const { return readsSm() && !loose; }
 };
 
 struct Translated {
@@ -61,8 +65,9 @@ SmTerm classifyVariableName(std::string_view name);
 /// A call by the callee's name: `getSMVersion`, `get_sm_version_num`.
 SmTerm classifyCallName(std::string_view name);
 /// Whether an identifier of a file hints at an SM check (the prefilter);
-/// loose names count only when a comparison follows (`arch >= 100`, not `arch::`).
-bool identifierHintsSm(std::string_view identifier, char nextNonSpace);
+/// loose names count only when a comparison follows (`arch >= 100`, not
+/// `arch::` or `Arch = ...`). `after` is the text after it, spaces skipped.
+bool identifierHintsSm(std::string_view identifier, std::string_view after);
 
 // --- algebra -------------------------------------------------------------
 SmTerm arithmetic(char op, const SmTerm &a, const SmTerm &b);

@@ -13,13 +13,19 @@
 namespace archscope::cuda::detail {
 namespace {
 
-enum class Scale { Sm, Major, Minor };
+/// Sm = major * 10 + minor; Cuda = the toolkit's CUDA_VERSION, major * 1000 + minor * 10.
+enum class Scale { Sm, Major, Minor, Cuda, CudaMajor, CudaMinor };
 
 Linear linearOf(Scale s) {
   Linear l;
-  if (s == Scale::Sm) { l.coef[int(SymVar::CcMajor)] = 10; l.coef[int(SymVar::CcMinor)] = 1; }
-  if (s == Scale::Major) l.coef[int(SymVar::CcMajor)] = 1;
-  if (s == Scale::Minor) l.coef[int(SymVar::CcMinor)] = 1;
+  switch (s) {
+  case Scale::Sm: l.coef[int(SymVar::CcMajor)] = 10; l.coef[int(SymVar::CcMinor)] = 1; break;
+  case Scale::Major: l.coef[int(SymVar::CcMajor)] = 1; break;
+  case Scale::Minor: l.coef[int(SymVar::CcMinor)] = 1; break;
+  case Scale::Cuda: l.coef[int(SymVar::CudaMajor)] = 1000; l.coef[int(SymVar::CudaMinor)] = 10; break;
+  case Scale::CudaMajor: l.coef[int(SymVar::CudaMajor)] = 1; break;
+  case Scale::CudaMinor: l.coef[int(SymVar::CudaMinor)] = 1; break;
+  }
   return l;
 }
 
@@ -58,6 +64,11 @@ constexpr std::array kVariables = {
     NameRule{"minorcapability", Scale::Minor, false}, NameRule{"capabilityminor", Scale::Minor, false},
     NameRule{"archminor", Scale::Minor, false}, NameRule{"deviceminor", Scale::Minor, true},
     NameRule{"capminor", Scale::Minor, false},
+    // The toolkit, which conditions also carry (`CUDA_VERSION >= 12090 && cc_major >= 10`);
+    // CUDA headers are missing, so the macro is an undeclared name here.
+    NameRule{"cudaversion", Scale::Cuda, false}, NameRule{"cudartversion", Scale::Cuda, false},
+    NameRule{"runtimeversion", Scale::Cuda, true}, NameRule{"cudaruntimeversion", Scale::Cuda, false},
+    NameRule{"cudaccvermajor", Scale::CudaMajor, false}, NameRule{"cudaccverminor", Scale::CudaMinor, false},
 };
 
 // Functions returning the capability of the current device.
@@ -106,14 +117,16 @@ bool plausibleFor(const Linear &var, long constant) {
   if (sameLinear(var, linearOf(Scale::Sm))) return constant >= 20 && constant < 300;
   if (sameLinear(var, linearOf(Scale::Major))) return constant >= 1 && constant < 20;
   if (sameLinear(var, linearOf(Scale::Minor))) return constant >= 0 && constant < 10;
+  if (sameLinear(var, linearOf(Scale::Cuda))) return constant >= 9000 && constant < 30000;
   return true;
 }
 
 /// A loose side counts only against a plausible constant or a firm SM value.
 bool looseSideHolds(const SmTerm &side, const SmTerm &other) {
-  if (!side.loose || !side.value.readsCapability()) return true;
+  bool variable = side.value.readsCapability() || side.value.readsCuda();
+  if (!side.loose || !variable) return true;
   if (other.isConstant()) return plausibleFor(side.value, other.value.constant);
-  return other.value.readsCapability() && !other.loose;
+  return (other.value.readsCapability() || other.value.readsCuda()) && !other.loose;
 }
 
 } // namespace
@@ -121,14 +134,15 @@ bool looseSideHolds(const SmTerm &side, const SmTerm &other) {
 SmTerm classifyVariableName(std::string_view name) { return lookup(kVariables, name); }
 SmTerm classifyCallName(std::string_view name) { return lookup(kCalls, name); }
 
-bool identifierHintsSm(std::string_view identifier, char nextNonSpace) {
+bool identifierHintsSm(std::string_view identifier, std::string_view after) {
   std::string key = normalize(identifier);
   if (key.find("computecapability") != std::string::npos || key.find("smversion") != std::string::npos)
     return true;
   SmTerm t = classifyCallName(identifier);
   if (t.kind == SmTerm::Kind::None) t = classifyVariableName(identifier);
-  if (t.kind == SmTerm::Kind::None) return false;
-  bool comparisonFollows = nextNonSpace == '=' || nextNonSpace == '!' || nextNonSpace == '<' || nextNonSpace == '>';
+  if (!t.readsSm()) return false; // nothing, or only the CUDA toolkit
+  auto follows = [&](std::string_view op) { return after.substr(0, op.size()) == op; };
+  bool comparisonFollows = follows("==") || follows("!=") || (follows("<") && !follows("<<")) || (follows(">") && !follows(">>"));
   // major/minor are loose too, but ICHECK_EQ(major, 10) has no operator.
   bool needsOperator = t.loose && key != "major" && key != "minor";
   return !needsOperator || comparisonFollows;
@@ -145,7 +159,7 @@ std::optional<CmpOp> cmpOpOf(std::string_view s) {
 }
 
 SmTerm arithmetic(char op, const SmTerm &a, const SmTerm &b) {
-  bool reads = a.readsSm() || b.readsSm();
+  bool reads = a.firmlyReadsSm() || b.firmlyReadsSm();
   if (a.kind != SmTerm::Kind::Value || b.kind != SmTerm::Kind::Value) return reads ? SmTerm::opaque() : SmTerm::none();
   bool loose = a.loose || b.loose;
   const Linear &x = a.value, &y = b.value;

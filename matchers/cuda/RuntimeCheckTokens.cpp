@@ -81,6 +81,11 @@ public:
     return v;
   }
   Translated asCondition(const PVal &v) { return v.cond ? *v.cond : truthOf(v.term, slice(v)); }
+  /// A condition used as an integer (`(sm >= 90) & flag`) reads the SM, untranslated.
+  static SmTerm valueOf(const PVal &v) {
+    if (!v.cond) return v.term;
+    return v.cond->readsSm ? SmTerm::opaque() : SmTerm::none();
+  }
 
 private:
   const Tok &peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
@@ -103,7 +108,9 @@ private:
     return l;
   }
   PVal orExpr() { return logical("||", &TokenParser::andExpr, false); }
-  PVal andExpr() { return logical("&&", &TokenParser::comparison, true); }
+  PVal andExpr() { return logical("&&", &TokenParser::bitwise, true); }
+  /// `flags & CutlassGemmConfig::HOPPER`: an integer of no SM meaning.
+  PVal bitwise() { return arithmeticChain("&|^", &TokenParser::comparison); }
 
   PVal comparison() {
     PVal l = additive();
@@ -125,7 +132,7 @@ private:
       char op = peek().text[0];
       ++pos_;
       PVal r = (this->*next)();
-      l = {arithmetic(op, l.term, r.term), std::nullopt, l.begin, r.end};
+      l = {arithmetic(op, valueOf(l), valueOf(r)), std::nullopt, l.begin, r.end};
     }
     return l;
   }
@@ -141,6 +148,10 @@ private:
     if (accept("-")) {
       PVal v = unary();
       return {arithmetic('-', SmTerm::constant(0), v.term), std::nullopt, begin, v.end};
+    }
+    if (accept("&")) { // an address is no read of the value
+      PVal v = unary();
+      return {SmTerm::none(), std::nullopt, begin, v.end};
     }
     return primary();
   }
@@ -190,7 +201,7 @@ private:
         simpleName = false;
       } else if (peek().kind == Tok::Punct && peek().text == "[") {
         if (!skipBalanced("[", "]")) return fail();
-        term = term.readsSm() ? SmTerm::opaque() : SmTerm::none();
+        term = term.firmlyReadsSm() ? SmTerm::opaque() : SmTerm::none();
         simpleName = false;
       } else {
         break;
@@ -229,8 +240,7 @@ bool mentionsSm(std::string_view text) {
   auto toks = tokenize(text);
   for (size_t i = 0; i + 1 < toks.size(); ++i) {
     if (toks[i].kind != Tok::Ident) continue;
-    char next = toks[i + 1].text.empty() ? ' ' : toks[i + 1].text[0];
-    if (identifierHintsSm(toks[i].text, next)) return true;
+    if (identifierHintsSm(toks[i].text, toks[i + 1].text)) return true;
   }
   return false;
 }

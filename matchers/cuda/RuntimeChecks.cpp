@@ -14,7 +14,6 @@
 #include "matchers/cuda/RuntimeCheckStubs.h"
 
 #include <clang/AST/ASTConsumer.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Basic/Diagnostic.h>
@@ -90,11 +89,6 @@ public:
     MatchFinder finder;
     addMatchers(finder, collect);
     finder.matchAST(ctx);
-    if (const char *dbg = getenv("H3_DUMP_LINE")) { // TEMP
-      for (auto *d : ctx.getTranslationUnitDecl()->decls()) (void)d;
-      struct V : RecursiveASTVisitor<V> { SourceManager &sm; unsigned line; bool VisitFunctionDecl(FunctionDecl *f) { auto b = sm.getExpansionLineNumber(f->getBeginLoc()), e = sm.getExpansionLineNumber(f->getEndLoc()); if (sm.isInMainFile(sm.getExpansionLoc(f->getBeginLoc())) && b <= line && line <= e) f->dump(); return true; } bool VisitVarDecl(VarDecl *f) { auto b = sm.getExpansionLineNumber(f->getBeginLoc()), e = sm.getExpansionLineNumber(f->getEndLoc()); if (sm.isInMainFile(sm.getExpansionLoc(f->getBeginLoc())) && b <= line && line <= e && !f->isLocalVarDeclOrParm()) f->dump(); return true; } } v{{}, sm_, unsigned(atoi(dbg))};
-      v.TraverseDecl(ctx.getTranslationUnitDecl());
-    }
     detail::CheckBuilder(ctx, report_.path).build(nodes, report_.checks);
     parsed_ = true;
   }
@@ -128,9 +122,9 @@ protected:
     // it adds itself to Sema for unqualified lookups when Sema starts. The
     // frontend skips the builtins (__builtin_expect) when a context has an
     // external source, as for a PCH that carries its own: set them up here.
-    if (!getenv("H3_NO_STUBS")) { ci.getASTContext().setExternalSource(detail::makeMissingDeclarations(ci.getSourceManager(), text_));
+    ci.getASTContext().setExternalSource(detail::makeMissingDeclarations(ci.getSourceManager(), text_));
     Preprocessor &pp = ci.getPreprocessor();
-    pp.getBuiltinInfo().initializeBuiltins(pp.getIdentifierTable(), pp.getLangOpts()); }
+    pp.getBuiltinInfo().initializeBuiltins(pp.getIdentifierTable(), pp.getLangOpts());
     return std::make_unique<ChecksConsumer>(ci.getSourceManager(), report_, parsed_);
   }
 
@@ -199,7 +193,7 @@ bool mayHaveRuntimeChecks(std::string_view text) {
     size_t next = end;
     while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
     if (!std::isdigit(static_cast<unsigned char>(text[i])) &&
-        detail::identifierHintsSm(text.substr(i, end - i), next < text.size() ? text[next] : ' '))
+        detail::identifierHintsSm(text.substr(i, end - i), text.substr(std::min(next, text.size()), 2)))
       return true;
     i = end;
   }

@@ -134,6 +134,11 @@ EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::Gu
   size_t kernels = 0;
   for (const auto *r : reports) kernels += r->kernels.size();
   if (running.empty()) { c.why = "the guard passes compile no target that runs on " + gpu.name(); return c; }
+  for (const auto *r : reports)
+    if (!r->errors.empty()) {
+      c.why = r->path + " does not preprocess cleanly: " + r->errors.front();
+      return c;
+    }
   if (kernels == 0) {
     c.why = "no __global__ kernel in the defining file (its kernels come from headers not in the tree)";
     return c;

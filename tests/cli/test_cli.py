@@ -316,6 +316,86 @@ class Outputs(unittest.TestCase):
         self.assertIn("backends: auto, gen_cubins", r.stderr)
 
 
+RULES = pathlib.Path(__file__).resolve().parent.parent / "rules"
+
+
+class Lint(unittest.TestCase):
+    def test_clang_style_text_and_exit_1(self):
+        case = RULES / "cmake-arch-drop" / "engine"
+        r = run("lint", str(case), cwd=str(case))
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertRegex(r.stdout, r"(?m)^CMakeLists\.txt:7:1: error: .* \[cmake-arch-drop\]$")
+        self.assertIn("1 finding", r.stderr)
+
+    def test_severity_flags_and_threshold(self):
+        case = str(RULES / "cmake-arch-drop" / "engine")
+        self.assertEqual(run("lint", case, "--off=cmake-arch-drop").returncode, 0)
+        r = run("lint", case, "--warning=cmake-arch-drop", "--min-severity", "error")
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(r.stdout, "")
+        r = run("lint", case, "--note", "cmake-arch-drop", "--min-severity", "note", "--format", "json")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(json.loads(r.stdout)["findings"][0]["severity"], "note")
+
+    def test_bad_lint_flags_exit_2(self):
+        for args, needle in [(("--off=no-such-rule",), "unknown rule 'no-such-rule'"),
+                             (("--min-severity", "loud"), "bad --min-severity"),
+                             (("--format", "yaml"), "lint writes text or json")]:
+            r = run("lint", str(RULES / "cmake-arch-drop" / "engine"), *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(needle, r.stderr)
+
+    def test_clean_tree_exits_0(self):
+        tmp = tempfile.mkdtemp()
+        make_tree(tmp, ENGINE)
+        r = run("lint", tmp, "-q")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(r.stdout, "")
+
+    def test_cuda_file_that_does_not_parse_still_lints_the_rest(self):
+        tmp = tempfile.mkdtemp()
+        make_tree(tmp, {"bad.cu": "#if __CUDA_ARCH__ ==\n#endif\n__global__ void k( {\n",
+                        "good.cu": (RULES / "exact-arch-equality/engine/csrc/scaled_mm_sm120.cu").read_text()})
+        r = run("lint", tmp, "--format", "json")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        doc = json.loads(r.stdout)
+        self.assertEqual([f["rule"] for f in doc["findings"]], ["exact-arch-equality"])
+        self.assertTrue(any("bad.cu" in w for w in doc["warnings"]), doc["warnings"])
+
+
+class Validate(unittest.TestCase):
+    def test_merge_rejects_bad_results_files(self):
+        tmp = pathlib.Path(tempfile.mkdtemp())
+        (tmp / "bad.json").write_text("{not json")
+        (tmp / "other.json").write_text('{"something": 1}')
+        for name, needle in [("bad.json", "not JSON"), ("other.json", "not an archscope results file"),
+                             ("missing.json", "cannot read results file")]:
+            r = run("validate", "--isa-only", "--merge", str(tmp / name))
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertIn(name, r.stderr)
+            self.assertIn(needle, r.stderr)
+
+    def test_merged_launch_upgrades_the_cell(self):
+        if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
+            self.skipTest("no CUDA toolkit")
+        tmp = pathlib.Path(tempfile.mkdtemp())
+        launch = {"kind": "launch", "family": "w4a16", "target": "sm_90", "verdict": "launched-ok",
+                  "shape": "T=8 H=7168 I=2048 E=256 k=8", "device": "Test GPU", "max_rel_err": 0.004}
+        (tmp / "gpu.json").write_text(json.dumps({"archscope_results": 1, "results": [launch]}))
+        profile = RULES / "family-predicate-gap" / "profile.yaml"
+        r = run("validate", str(RULES / "family-predicate-gap" / "engine"), "--profile", str(profile),
+                "--merge", str(tmp / "gpu.json"), "--results", str(tmp / "all.json"), "--format", "json", "-q",
+                timeout=600)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cells = {(c["backend"], c["target"]): c for c in json.loads(r.stdout)["cells"]}
+        self.assertEqual(cells[("marlin", "sm_90")]["launch"], "launched-ok")
+        self.assertEqual(cells[("marlin", "sm_100")]["launch"], "")
+        self.assertIn("no sm_100 GPU in the results", " ".join(cells[("marlin", "sm_100")]["not_run"]))
+        self.assertEqual(cells[("cutlass", "sm_100")]["isa"], "isa-ok")
+        merged = json.loads((tmp / "all.json").read_text())["results"]
+        self.assertIn(launch["device"], [m.get("device") for m in merged])
+
+
 if __name__ == "__main__":
     BINARY = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=1)
