@@ -331,7 +331,7 @@ std::string describeLowerLayers(const LowerLayers *lower) {
     if (std::any_of(byGpu.begin(), byGpu.end(), [](const auto &kv) { return kv.second.built != Tri::Unknown; }))
       ++linked;
   return std::to_string(lower->entries.size()) + " compiled kernel entr" + (lower->entries.size() == 1 ? "y" : "ies") +
-         " called, " + std::to_string(linked) + " linked to CUDA kernels read per target";
+         " called, " + std::to_string(linked) + " linked to compiled code (CUDA kernels per target, or shipped cubins)";
 }
 
 } // namespace

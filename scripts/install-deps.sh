@@ -12,3 +12,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# cuobjdump for the binary layer, when the CUDA toolkit here does not have it.
+if ! command -v cuobjdump >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/cuobjdump ]; then
+  here="$(cd "$(dirname "$0")/.." && pwd)"
+  echo "archscope: installing cuobjdump (nvidia-cuda-cuobjdump from the Python package index)" >&2
+  $SUDO python3 -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
+    --target /opt/archscope/pytools -r "$here/cmake/tool-requirements.txt"
+  $SUDO ln -sf /opt/archscope/pytools/nvidia/cu13/bin/cuobjdump /usr/local/bin/cuobjdump
+fi

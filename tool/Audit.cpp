@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tool/Audit.h"
 
+#include "matchers/binary/ShippedBinaries.h"
 #include "matchers/python/PythonExtractor.h"
 #include "model/ArchTable.h"
 #include "model/Errors.h"
@@ -285,9 +286,19 @@ AuditResult runAudit(const Options &opts) {
   link::LinkRequest linkReq{{engineRoot.string()}, req.targets, guardTargets({})};
   for (const auto &w : withPaths) linkReq.roots.push_back(w);
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
-  LowerLayers lower = link::linkEntries(extracted.facts, linkReq, [&](const std::vector<std::string> &files) {
-    return guardReports(files, linkReq.guardTargets, !opts.noCache, progress);
-  });
+  LowerLayers lower = link::linkEntries(
+      extracted.facts, linkReq,
+      [&](const std::vector<std::string> &files) {
+        return guardReports(files, linkReq.guardTargets, !opts.noCache, progress);
+      },
+      [&] {
+        std::string error;
+        auto images = binary::readShippedBinaries(linkReq.roots, error);
+        if (!error.empty()) warnings.push_back(error);
+        for (const auto &img : images)
+          if (!img.error.empty()) warnings.push_back(img.error);
+        return images;
+      });
   result.matrix = buildMatrix(extracted.facts, req, &lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/cuda/RuntimeCheckBuilder.h"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -240,9 +241,11 @@ void CheckBuilder::emit(RuntimeCheck::Kind kind, SourceLocation loc, const Trans
   if (!t.readsSm) return;
   const SourceManager &sm = ctx_.getSourceManager();
   SourceLocation at = sm.getExpansionLoc(loc);
+  const FunctionDecl *fn = enclosingFunction(anchor);
+  if (fn && isDeviceOnly(fn)) return; // host dispatch only: a kernel's `sm` is an SM index
   RuntimeCheck c;
   c.kind = kind;
-  c.function = enclosingFunction(anchor);
+  c.function = fn ? fn->getQualifiedNameAsString() : "";
   c.where = {path_, int(sm.getExpansionLineNumber(at)), int(sm.getExpansionColumnNumber(at)), "cpp", lineAt(sm, at), ""};
   c.cond = t.cond;
   c.text = oneLine(text);
@@ -312,17 +315,21 @@ bool CheckBuilder::exits(const Stmt *s) const {
 
 /// The named function around `s`; a lambda's body belongs to the function
 /// that defines (and usually immediately dispatches through) the lambda.
-std::string CheckBuilder::enclosingFunction(const Stmt *s) const {
+const FunctionDecl *CheckBuilder::enclosingFunction(const Stmt *s) const {
   DynTypedNodeList parents = ctx_.getParents(*s);
   while (!parents.empty()) {
     const DynTypedNode &p = parents[0];
     if (auto *fd = p.get<FunctionDecl>()) {
       auto *md = dyn_cast<CXXMethodDecl>(fd);
-      if (!md || !md->getParent()->isLambda()) return fd->getQualifiedNameAsString();
+      if (!md || !md->getParent()->isLambda()) return fd;
     }
     parents = ctx_.getParents(p);
   }
-  return "";
+  return nullptr;
+}
+
+bool CheckBuilder::isDeviceOnly(const FunctionDecl *fn) {
+  return fn->hasAttr<CUDAGlobalAttr>() || (fn->hasAttr<CUDADeviceAttr>() && !fn->hasAttr<CUDAHostAttr>());
 }
 
 } // namespace archscope::cuda::detail

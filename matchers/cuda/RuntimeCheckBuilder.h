@@ -61,7 +61,9 @@ private:
   Translated conditionOf(const Argument &a);
   SmTerm valueOf(const Argument &a);
   bool exits(const clang::Stmt *s) const;
-  std::string enclosingFunction(const clang::Stmt *s) const;
+  const clang::FunctionDecl *enclosingFunction(const clang::Stmt *s) const;
+  /// `__global__`, or `__device__` without `__host__`: not host dispatch.
+  static bool isDeviceOnly(const clang::FunctionDecl *fn);
   std::string text(const clang::Expr *e) const { return tr_.text(e); }
 
   clang::ASTContext &ctx_;

@@ -166,9 +166,37 @@ EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::Gu
   return c;
 }
 
+/// The shipped object that holds the namespace's ops: named like it, or in a
+/// package folder named like it.
+const binary::BinaryImage *imageOf(const std::vector<binary::BinaryImage> &images, const std::string &ns) {
+  for (const auto &img : images) {
+    fs::path p(img.path);
+    std::string stem = p.filename().string().substr(0, p.filename().string().find('.'));
+    if (img.hasDeviceCode() && (stem == ns || p.parent_path().filename() == ns)) return &img;
+  }
+  return nullptr;
+}
+
+/// The binary layer decides: a cubin that loads, or PTX that JIT-forwards.
+void applyBinary(EntryCoverage &c, const binary::BinaryImage &img, ComputeCapability gpu) {
+  Evidence ev{img.path, 0, 0, "binary", img.targetsText(), ""};
+  if (img.runsOn(gpu)) {
+    c.built = Tri::True;
+    ev.note = "a kernel image loads on " + gpu.name();
+  } else {
+    c.built = Tri::False;
+    c.layer = "binary";
+    c.why = "no cubin in " + fs::path(img.path).filename().string() + " loads on " + gpu.name() +
+            " and no PTX JIT-forwards there";
+    ev.note = "nothing for " + gpu.name();
+  }
+  c.chain.push_back(ev);
+}
+
 } // namespace
 
-LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards) {
+LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards,
+                        const BinaryReader &binaries) {
   LowerLayers out;
   out.read = true;
   std::set<std::string> entries;
@@ -177,6 +205,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   if (entries.empty()) return out;
 
   auto files = readSources(req.roots);
+  auto images = binaries ? binaries() : std::vector<binary::BinaryImage>{};
   std::vector<cuda::OpRegistration> regs;
   for (const auto &f : files)
     if (f.text.find("TORCH_LIBRARY") != std::string::npos || f.text.find("PYBIND11_MODULE") != std::string::npos ||
@@ -188,8 +217,12 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
     std::string op = entry.substr(dot + 1), ns = entry.substr(10, dot - 10); // "torch.ops." is 10 chars
     auto &byGpu = out.entries[entry];
     const cuda::OpRegistration *reg = registrationOf(regs, ns, op);
+    const binary::BinaryImage *img = imageOf(images, ns);
     if (!reg) {
-      for (auto gpu : req.gpus) byGpu[gpu].why = "no registration of " + ns + "::" + op + " in the trees";
+      for (auto gpu : req.gpus) {
+        byGpu[gpu].why = "no registration of " + ns + "::" + op + " in the trees";
+        if (img) applyBinary(byGpu[gpu], *img, gpu);
+      }
       continue;
     }
     std::string fn = shortName(reg->function);
@@ -208,6 +241,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       for (const auto &[f, line] : defs) chain.push_back({f->path, line, 1, "cpp", fn + "(...)", "defines " + fn});
       chain.insert(chain.end(), c.chain.begin(), c.chain.end());
       c.chain = std::move(chain);
+      if (img) applyBinary(c, *img, gpu);
       byGpu[gpu] = std::move(c);
     }
   }

@@ -6,9 +6,13 @@
 // (TORCH_LIBRARY `m.impl("op", &fn)`, pybind, tvm-ffi), to the files that
 // define `fn`, and reads those files' per-target guard reports: a GPU gets
 // the kernel when some build target that runs on it compiles a kernel body.
+// An installed engine's shared object that registers the entry's namespace
+// (sgl_kernel/common_ops.so for torch.ops.sgl_kernel, vllm/_C.so for
+// torch.ops._C) is the final word: its cubins and PTX decide per GPU.
 // Where a link cannot be made the coverage is unknown and says why.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "matchers/binary/ShippedBinaries.h"
 #include "matchers/cuda/ArchGuardPass.h"
 #include "model/Facts.h"
 #include "model/LowerLayers.h"
@@ -28,6 +32,11 @@ struct LinkRequest {
   std::vector<Target> guardTargets;      ///< what the guard passes compile
 };
 
-LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards);
+/// Reads (or recalls) the shipped binaries of the trees; called only when
+/// the Python layer calls some compiled entry.
+using BinaryReader = std::function<std::vector<binary::BinaryImage>()>;
+
+LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards,
+                        const BinaryReader &binaries = {});
 
 } // namespace archscope::link

@@ -363,6 +363,30 @@ class Lint(unittest.TestCase):
         self.assertTrue(any("bad.cu" in w for w in doc["warnings"]), doc["warnings"])
 
 
+class BinaryLayer(unittest.TestCase):
+    def test_shipped_cubins_decide_an_installed_engine(self):
+        nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        if not os.path.exists(nvcc) or not shutil.which("cuobjdump"):
+            self.skipTest("needs nvcc (to build a .so) and cuobjdump (scripts/install-deps.sh)")
+        tmp = pathlib.Path(tempfile.mkdtemp())
+        engine = RULES / "dispatch-allows-unbuilt" / "engine" / "eng"
+        make_tree(tmp, {f"eng/{p.name}": p.read_text() for p in engine.glob("*.py")})
+        (tmp / "k.cu").write_text("__global__ void k(float *o) { o[threadIdx.x] = 1.f; }\n"
+                                  "void launch(float *o) { k<<<1, 32>>>(o); }\n")
+        (tmp / "fixture_kernels").mkdir()
+        subprocess.run([nvcc, "-shared", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_100a,code=sm_100a",
+                        "-gencode", "arch=compute_90,code=sm_90", str(tmp / "k.cu"),
+                        "-o", str(tmp / "fixture_kernels" / "_kernels.abi3.so")], check=True)
+        (tmp / "k.cu").unlink()
+        r = run("audit", str(tmp), "--targets", "sm_90,sm_100,sm_103,sm_120", "--format", "json", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cells = {(c["backend"], c["target"]): c for c in json.loads(r.stdout)["cells"]}
+        self.assertEqual(cells[("gen", "sm_100")]["verdict"], "supported")
+        self.assertEqual(cells[("gen", "sm_103")]["verdict"], "crash-risk")  # sm_100a does not load on a B300
+        self.assertEqual(cells[("gen", "sm_103")]["lacking"], "binary")
+        self.assertIn("no cubin in _kernels.abi3.so loads on sm_120", cells[("gen", "sm_120")]["reason"])
+
+
 class Validate(unittest.TestCase):
     def test_merge_rejects_bad_results_files(self):
         tmp = pathlib.Path(tempfile.mkdtemp())

@@ -103,11 +103,11 @@ void emitExplain(const Matrix &m, const Cell &c, std::ostream &out, bool color) 
   out << "\n";
   size_t pathWidth = 0;
   for (const auto &e : c.evidence)
-    if (!e.path.empty()) pathWidth = std::max(pathWidth, e.path.size() + std::to_string(e.line).size() + 1);
+    if (!e.path.empty()) pathWidth = std::max(pathWidth, e.path.size() + (e.line > 0 ? std::to_string(e.line).size() + 1 : 0));
   for (const auto &e : c.evidence) {
     out << "  " << std::left << std::setw(7) << e.layer;
     if (!e.path.empty()) {
-      std::string loc = e.path + ":" + std::to_string(e.line);
+      std::string loc = e.line > 0 ? e.path + ":" + std::to_string(e.line) : e.path;
       out << std::setw(int(pathWidth + 2)) << loc << "`" << e.snippet << "`";
       if (!e.note.empty()) out << "  " << e.note;
     } else {

@@ -16,3 +16,12 @@ void moe(int num_experts, int sm_count, int tile_config_sm90, int arch_id) {
   int major_dim = 12;
   if (major_dim == 12) return;
 }
+
+__global__ void sampling_kernel(unsigned lane, unsigned num_sms) {
+  unsigned int sm = lane + 32;
+  if (sm < num_sms) return;
+  int cc[8];
+  if (cc[1] > 4) return;
+}
+
+__device__ int device_only(int major) { return major >= 10 ? 1 : 0; }
