@@ -2,7 +2,7 @@
 """Build the NVFP4 MoE probe, check it, and benchmark it against this GPU's ceilings.
 
 Run from the repository root on a machine with an NVIDIA GPU, nvcc and PyTorch:
-    python3 kernels/bench/bench_h200.py [--out DIR] [--families reference,w4a16] [--quick]
+    python3 kernels/bench/bench_h200.py [--out DIR] [--families reference,w4a16] [--tune 'CONFIG:T,T;...']
 1. Builds kernels/probe/main.cu once per family (nvcc -arch=sm_90a by default).
 2. Measures, in this same run, the device-to-device copy bandwidth (torch copy of a
    4 GiB buffer, counting bytes read plus written) and the dense bf16 matmul rate
@@ -26,6 +26,7 @@ SHAPES = {"deepseek": dict(hidden=7168, inter=2048, experts=256, topk=8),
           "qwen-like": dict(hidden=4096, inter=1536, experts=128, topk=8)}
 TOKENS = [1, 8, 32, 256, 4096]
 ITERS = {"reference": 2, "w4a16": 20}
+W4A16_CONFIGS = ["decode", "decode-deep", "medium", "prefill"]
 SMALL_CASES = [  # (tokens, hidden, inter, experts, topk): odd sizes, ragged tiles
     (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6)]
 
@@ -95,7 +96,7 @@ def measure_ceilings():
 def check_small(binaries, log):
     failures = []
     for family, binary in binaries.items():
-        configs = ["decode", "medium", "prefill"] if family == "w4a16" else [None]
+        configs = W4A16_CONFIGS if family == "w4a16" else [None]
         for config in configs:
             env = {"ARCHSCOPE_W4A16_CONFIG": config} if config else None
             for t, h, i, e, k in SMALL_CASES:
@@ -114,7 +115,7 @@ def table_row(row, shape, ceilings):
     ms = row["ms"]
     gbps = row["routed_weight_bytes"] / ms / 1e6
     tflops = 2 * s["tokens"] * s["topk"] * 3 * s["hidden"] * s["inter"] / ms / 1e9
-    return (f"{row['family']:9s} {shape:9s} {s['tokens']:5d} {row['max_rel_err'] or float('nan'):10.2e} "
+    return (f"{row['family']:9s} {shape:24s} {s['tokens']:5d} {row['max_rel_err'] or float('nan'):10.2e} "
             f"{'PASS' if row['pass'] else 'FAIL':4s} {ms:9.4f} {row['routed_weight_bytes'] / 1e6:9.1f} "
             f"{gbps:8.0f} {100 * gbps / ceilings['copy_gbps']:6.1f}% {tflops:8.1f} "
             f"{100 * tflops / ceilings['bf16_tflops']:6.1f}%")
@@ -125,7 +126,8 @@ def main():
     parser.add_argument("--out", default=os.environ.get("OUT", "bench-out"))
     parser.add_argument("--families", default="reference,w4a16")
     parser.add_argument("--arch", default="sm_90a")
-    parser.add_argument("--tune", action="store_true", help="also time every forced w4a16 config")
+    parser.add_argument("--tune", default="", metavar="CONFIG:T,T;...",
+                        help="also time forced w4a16 configs, e.g. 'medium:8,32;prefill-square:4096'")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     families = args.families.split(",")
@@ -144,14 +146,14 @@ def main():
             results += [(name, row) for row in rows]
             if rc != 0:
                 failures.append((family, name, rc))
-    if args.tune and "w4a16" in binaries:
-        for config in ["decode", "medium", "prefill"]:
-            for name, shape in SHAPES.items():
-                _, rows = run_probe(binaries["w4a16"], shape, TOKENS, 10, {"ARCHSCOPE_W4A16_CONFIG": config},
-                                    check_tokens=8, log=log)
-                results += [(f"{name}/{config}", row) for row in rows]
+    for spec in filter(None, args.tune.split(";")):
+        config, sweep = spec.split(":")
+        for name, shape in SHAPES.items():
+            _, rows = run_probe(binaries["w4a16"], shape, [int(t) for t in sweep.split(",")], 10,
+                                {"ARCHSCOPE_W4A16_CONFIG": config}, check_tokens=8, log=log)
+            results += [(f"{name}/{config}", row) for row in rows]
 
-    header = (f"{'family':9s} {'shape':9s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "
+    header = (f"{'family':9s} {'shape':24s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "
               f"{'GB/s':>8s} {'%copy':>7s} {'TFLOP/s':>8s} {'%bf16':>7s}")
     lines = [header] + [table_row(row, name, ceilings) for name, row in results if "ms" in row]
     with open(os.path.join(args.out, "bench.json"), "w") as f:

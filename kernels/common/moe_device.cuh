@@ -48,13 +48,15 @@ struct MoeDeviceArgs {
 };
 
 /// Workspace every family may use: room for an fp32 and a bf16 copy of the
-/// intermediate (T*k x I), its NVFP4 form, routing tables and per-tile lists.
-/// Families document which part they use; none may assume more.
+/// intermediate (T*k x I), its NVFP4 form, a bf16 copy of x (T x H), routing
+/// tables and per-tile lists. Families document which part they use; none may
+/// assume more.
 inline size_t moeWorkspaceBytes(const MoeShape& s) {
   const size_t pairs = size_t(s.pairs());
   const size_t intermediate = pairs * size_t(s.inter) * (4 + 2 + 1);
+  const size_t tokens = size_t(s.tokens) * size_t(s.hidden) * 2;
   const size_t routing = (pairs * 4 + size_t(s.experts) * 4 + 64) * sizeof(int32_t);
-  return intermediate + routing + (size_t(1) << 20);
+  return intermediate + tokens + routing + (size_t(1) << 20);
 }
 
 #if defined(__CUDACC__)

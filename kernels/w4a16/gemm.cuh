@@ -9,93 +9,46 @@
 // its NT token columns.
 // Both MMA operands use one k-permutation: over a BK-wide k tile, lane c of a
 // quad owns k [c*BK/4, (c+1)*BK/4), i.e. whole 16-element scale blocks, read
-// as one 16- (BK=128) or 8-byte (BK=64) word per weight row.
+// as one 16- (BK=128) or 8-byte (BK=64) word per weight row. Activations are
+// stored already permuted (routing.cuh, and the SwiGLU epilogue here).
 // GATE_UP: the tile's rows interleave gate row i (MMA rows 0..7) with up row
 // I+i (rows 8..15), so each lane holds both halves of SwiGLU and writes the
 // bf16 activation. Down: the epilogue scales by the routing weight and adds
 // into the fp32 output (atomics: up to k experts add into one token row).
 //===----------------------------------------------------------------------===//
 #pragma once
-#include "mma.cuh"
-#include "routing.cuh"
+#include "loader.cuh"
 
 namespace archscope::w4a16 {
 
-template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int STAGES_> struct GemmConfig {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, WARPS_M = WARPS_M_, WARPS_N = WARPS_N_, STAGES = STAGES_;
-  static constexpr int THREADS = WARPS_M * WARPS_N * 32;
-  static constexpr int MT = BM / WARPS_M / 16, NT = BN / WARPS_N / 8, WORDS = BK / 32;
-  static constexpr int W_BYTES = BM * BK / 2, S_BYTES = BM * BK / 16, X_BYTES = BN * BK * 2;
-  static constexpr int STAGE_BYTES = W_BYTES + S_BYTES + X_BYTES;
-  static constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + BN * int(sizeof(int));
-  static_assert(BK == 64 || BK == 128, "a lane's k range must be whole scale blocks");
-  static_assert(MT >= 1 && NT >= 1 && BM % (WARPS_M * 16) == 0 && BN % (WARPS_N * 8) == 0, "warp tiling");
-};
-
-struct GemmOperands {
-  const uint8_t* packed; // [E][rowsPerExpert][K/2]
-  const uint8_t* scales; // [E][rowsPerExpert][K/16]
-  const float* global;   // [E]
-  int rowsPerExpert, K, inter, hidden, topk;
-  const MoeBf16* x;      // GATE_UP: tokens [T][H]; Down: activations [T*k][I] in sorted order
-  const float* topkWeights;
-  float* out;
-  Routing routing;
-};
-
-/// Activation chunk swizzle: the 8 lanes of one LDS.128 phase hit 8 distinct bank groups.
-template <int BK> __device__ __forceinline__ int swizzleChunk(int n, int q) {
-  if constexpr (BK == 128) return q ^ ((q >> 2) & 3) ^ ((n & 1) << 2);
-  else return q ^ (n & 1);
-}
-
-/// Weight row of the expert for tile row `l` (see GATE_UP above).
-template <bool GATE_UP> __device__ __forceinline__ int weightRow(int tileRow0, int l, int inter) {
-  if constexpr (GATE_UP) return tileRow0 / 2 + (l >> 4) * 8 + (l & 7) + ((l & 8) ? inter : 0);
-  else return tileRow0 + l;
-}
-
-/// Issues the cp.async copies of k tile `kTile` into `stage`. Rows past the
-/// expert (a last, half M tile of the down projection), k past K (a last,
-/// half k tile when K % BK == 64) and pairs past the tile are zero-filled.
-template <class C, bool GATE_UP>
-__device__ __forceinline__ void loadStage(uint8_t* stage, const GemmOperands& op, const GemmTile& tile,
-                                          const int* pairOf, int kTile) {
-  const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
-  const int tileRow0 = blockIdx.x * C::BM, k0 = kTile * C::BK;
-  for (int i = threadIdx.x; i < C::BM * C::BK / 32; i += C::THREADS) { // 16-byte weight chunks (32 k)
-    const int l = i / (C::BK / 32), col = i % (C::BK / 32);
-    const int row = weightRow<GATE_UP>(tileRow0, l, op.inter);
-    const bool valid = row < op.rowsPerExpert && k0 + col * 32 < op.K;
-    copyAsync<16>(stage + i * 16, valid ? op.packed + (expertRow0 + row) * (op.K / 2) + k0 / 2 + col * 16 : op.packed,
-                  valid ? 16 : 0);
-  }
-  const int scaleBytes = min(C::BK, op.K - k0) / 16;
-  for (int l = threadIdx.x; l < C::BM; l += C::THREADS) {
-    const int row = weightRow<GATE_UP>(tileRow0, l, op.inter);
-    const bool valid = row < op.rowsPerExpert;
-    copyAsync<C::BK / 16>(stage + C::W_BYTES + l * (C::BK / 16),
-                          valid ? op.scales + (expertRow0 + row) * (op.K / 16) + k0 / 16 : op.scales,
-                          valid ? scaleBytes : 0);
-  }
-  uint8_t* xStage = stage + C::W_BYTES + C::S_BYTES;
-  for (int i = threadIdx.x; i < C::BN * C::BK / 8; i += C::THREADS) { // 16-byte activation chunks (8 k)
-    const int n = i / (C::BK / 8), q = i % (C::BK / 8);
-    const bool valid = n < tile.rows && k0 + q * 8 < op.K;
-    const size_t xRow = !valid ? 0 : GATE_UP ? size_t(pairOf[n] / op.topk) : size_t(tile.rowBegin + n);
-    copyAsync<16>(xStage + n * (C::BK * 2) + swizzleChunk<C::BK>(n, q) * 16,
-                  valid ? op.x + xRow * op.K + k0 + q * 8 : op.x, valid ? 16 : 0);
-  }
-}
-
-/// Loads `bytes` (8 or 16) of shared memory as 2 or 4 words.
-template <int WORDS> __device__ __forceinline__ void loadWords(const uint8_t* p, uint32_t (&w)[WORDS]) {
-  if constexpr (WORDS == 4) {
-    const uint4 v = *reinterpret_cast<const uint4*>(p);
-    w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
-  } else {
-    const uint2 v = *reinterpret_cast<const uint2*>(p);
+/// A lane's weight words of one row: 8 bytes (BK=64), 16 (BK=128) or two
+/// swizzled 16-byte chunks (BK=256).
+template <int BK> __device__ __forceinline__ void loadWords(const uint8_t* rowBase, int row, int c, uint32_t (&w)[BK / 32]) {
+  if constexpr (BK == 64) {
+    const uint2 v = *reinterpret_cast<const uint2*>(rowBase + c * 8);
     w[0] = v.x, w[1] = v.y;
+  } else {
+#pragma unroll
+    for (int part = 0; part < BK / 128; ++part) {
+      const int chunk = swizzleWeightChunk<BK>(row, c * (BK / 128) + part);
+      const uint4 v = *reinterpret_cast<const uint4*>(rowBase + chunk * 16);
+      w[4 * part] = v.x, w[4 * part + 1] = v.y, w[4 * part + 2] = v.z, w[4 * part + 3] = v.w;
+    }
+  }
+}
+
+/// A lane's scales of rows g and g+8 for one k tile: BK/64 bytes each.
+template <class C>
+__device__ __forceinline__ void loadScales(const uint8_t* sS, int row, int c, uint32_t (&scale2)[C::WORDS / 2]) {
+  const uint8_t* p = sS + row * (C::BK / 16) + c * (C::BK / 64);
+  if constexpr (C::BK == 256) {
+    uint32_t four[4];
+    biasedScales(*reinterpret_cast<const uint32_t*>(p), four);
+#pragma unroll
+    for (int b = 0; b < 4; ++b) scale2[b] = four[b];
+  } else {
+#pragma unroll
+    for (int b = 0; b < C::WORDS / 2; ++b) scale2[b] = biasedScale(p[b]);
   }
 }
 
@@ -107,7 +60,12 @@ __device__ __forceinline__ void computeStage(const uint8_t* stage, int validRows
   const int warpCol0 = (warp / C::WARPS_M) * (C::BN / C::WARPS_N);
   const uint8_t* sW = stage;
   const uint8_t* sS = stage + C::W_BYTES;
-  const uint8_t* sX = stage + C::W_BYTES + C::S_BYTES;
+  // Activation chunk of word w for this lane: row n = warpCol0 + nt*8 + g, chunk swizzle(n, c*WORDS + w),
+  // which is (c*WORDS ^ key) ^ w since the swizzle only XORs bits below WORDS (BK >= 128).
+  const uint8_t* sX = stage + C::W_BYTES + C::S_BYTES + (warpCol0 + g) * (C::BK * 2);
+  const int xChunk0 = swizzleChunk<C::BK>(g, c * C::WORDS);
+  // Column tiles holding pairs: all of them but in a tile's last, partial columns.
+  const int validNt = min(C::NT, (validRows - warpCol0 + 7) / 8);
 
   uint32_t words[C::MT][2][C::WORDS], scale2[C::MT][2][C::WORDS / 2];
 #pragma unroll
@@ -115,9 +73,8 @@ __device__ __forceinline__ void computeStage(const uint8_t* stage, int validRows
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int row = warpRow0 + mt * 16 + g + h * 8;
-      loadWords<C::WORDS>(sW + row * (C::BK / 2) + c * C::WORDS * 4, words[mt][h]);
-#pragma unroll
-      for (int b = 0; b < C::WORDS / 2; ++b) scale2[mt][h][b] = biasedScale(sS[row * (C::BK / 16) + c * (C::WORDS / 2) + b]);
+      loadWords<C::BK>(sW + row * (C::BK / 2), row, c, words[mt][h]);
+      loadScales<C>(sS, row, c, scale2[mt][h]);
     }
 
 #pragma unroll
@@ -131,24 +88,23 @@ __device__ __forceinline__ void computeStage(const uint8_t* stage, int validRows
       a[mt][0][0] = top[0], a[mt][0][1] = bottom[0], a[mt][0][2] = top[1], a[mt][0][3] = bottom[1];
       a[mt][1][0] = top[2], a[mt][1][1] = bottom[2], a[mt][1][2] = top[3], a[mt][1][3] = bottom[3];
     }
+    const int chunk = C::BK == 64 ? swizzleChunk<C::BK>(g, c * C::WORDS + w) : xChunk0 ^ w;
 #pragma unroll
     for (int nt = 0; nt < C::NT; ++nt) {
-      if (warpCol0 + nt * 8 >= validRows) break; // warp-uniform: no pair left in this column
-      const int n = warpCol0 + nt * 8 + g;
-      const uint4 x = *reinterpret_cast<const uint4*>(sX + n * (C::BK * 2) + swizzleChunk<C::BK>(n, c * C::WORDS + w) * 16);
-      uint32_t b[4];
-      permuteActivations(x, b);
+      if (nt > 0 && nt >= validNt) break; // warp-uniform; column tile 0 always holds a pair
+      // Stored permuted, the 4 words are the pairs (k3,k7) (k2,k6) (k1,k5) (k0,k4).
+      const uint4 b = *reinterpret_cast<const uint4*>(sX + nt * 8 * (C::BK * 2) + chunk * 16);
 #pragma unroll
       for (int mt = 0; mt < C::MT; ++mt) {
-        mmaBf16(acc[mt][nt], a[mt][0], b[0], b[1]);
-        mmaBf16(acc[mt][nt], a[mt][1], b[2], b[3]);
+        mmaBf16(acc[mt][nt], a[mt][0], b.x, b.y);
+        mmaBf16(acc[mt][nt], a[mt][1], b.z, b.w);
       }
     }
   }
 }
 
 template <class C, bool GATE_UP>
-__device__ __forceinline__ void storeTile(const GemmOperands& op, const GemmTile& tile, const int* pairOf,
+__device__ __forceinline__ void storeTile(const GemmOperands& op, const GemmTile& tile, const TileRows<C::BN>& rows,
                                           float (&acc)[C::MT][C::NT][4]) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int g = lane >> 2, c = lane & 3;
@@ -167,15 +123,14 @@ __device__ __forceinline__ void storeTile(const GemmOperands& op, const GemmTile
         if constexpr (GATE_UP) {
           const int i = blockIdx.x * (C::BM / 2) + (warpRow0 / 16 + mt) * 8 + g;
           const float silu = top / (1.0f + __expf(-top));
-          op.routing.act[size_t(tile.rowBegin + n) * op.inter + i] = __float2bfloat16_rn(silu * bottom);
+          const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
+          op.routing.act[size_t(tile.rowBegin + n) * op.inter + column] = __float2bfloat16_rn(silu * bottom);
         } else {
           const int h = blockIdx.x * C::BM + warpRow0 + mt * 16 + g;
           if (h >= op.hidden) continue; // a half M tile: H % 128 == 64
-          const int pair = pairOf[n];
-          const float weight = op.topkWeights[pair];
-          float* row = op.out + size_t(pair / op.topk) * op.hidden;
-          atomicAdd(row + h, top * weight);
-          atomicAdd(row + h + 8, bottom * weight);
+          float* out = op.out + size_t(rows.outRow[n]) * op.hidden + h;
+          atomicAdd(out, top * rows.weight[n]);
+          atomicAdd(out + 8, bottom * rows.weight[n]);
         }
       }
 }
@@ -183,16 +138,16 @@ __device__ __forceinline__ void storeTile(const GemmOperands& op, const GemmTile
 template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS) moeGemm(GemmOperands op) {
   if (int(blockIdx.y) >= *op.routing.tileCount) return;
   extern __shared__ __align__(128) uint8_t smem[];
-  int* pairOf = reinterpret_cast<int*>(smem + C::STAGES * C::STAGE_BYTES);
+  auto& rows = *reinterpret_cast<TileRows<C::BN>*>(smem + C::STAGES * C::STAGE_BYTES);
   const GemmTile tile = op.routing.tiles[blockIdx.y];
-  for (int n = threadIdx.x; n < C::BN; n += C::THREADS)
-    pairOf[n] = n < tile.rows ? op.routing.sortedPair[tile.rowBegin + n] : 0;
+  rows.template fill<GATE_UP>(op, tile);
   __syncthreads();
 
+  const StageLoader<C, GATE_UP> loader(op, tile, rows);
   const int kTiles = (op.K + C::BK - 1) / C::BK;
 #pragma unroll
   for (int s = 0; s < C::STAGES - 1; ++s) {
-    if (s < kTiles) loadStage<C, GATE_UP>(smem + s * C::STAGE_BYTES, op, tile, pairOf, s);
+    if (s < kTiles) loader.load(smem + s * C::STAGE_BYTES, s);
     commitAsync(); // empty groups keep the wait count uniform
   }
   float acc[C::MT][C::NT][4] = {};
@@ -200,11 +155,11 @@ template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS) m
     waitAsync<C::STAGES - 2>();
     __syncthreads(); // stage kt landed for all; stage kt-1 is free to overwrite
     const int next = kt + C::STAGES - 1;
-    if (next < kTiles) loadStage<C, GATE_UP>(smem + (next % C::STAGES) * C::STAGE_BYTES, op, tile, pairOf, next);
+    if (next < kTiles) loader.load(smem + (next % C::STAGES) * C::STAGE_BYTES, next);
     commitAsync();
     computeStage<C>(smem + (kt % C::STAGES) * C::STAGE_BYTES, tile.rows, acc);
   }
-  storeTile<C, GATE_UP>(op, tile, pairOf, acc);
+  storeTile<C, GATE_UP>(op, tile, rows, acc);
 }
 
 } // namespace archscope::w4a16

@@ -30,6 +30,21 @@ __device__ __forceinline__ uint32_t biasedScale(uint32_t byte) {
   return bf16x2Bits(__float2bfloat162_rn(scale * kScaleBias));
 }
 
+/// Four ue4m3 bytes -> four bf16x2 scales (as biasedScale). A normal ue4m3
+/// (exponent field >= 1) becomes the bf16 with exponent + 238 and the same 3
+/// mantissa bits: byte * 16 + (238 << 7), one byte-spread and one multiply-add
+/// per scale; a block with a subnormal scale (rare) takes the exact float path.
+__device__ __forceinline__ void biasedScales(uint32_t bytes, uint32_t (&scale2)[4]) {
+  bytes &= 0x7F7F7F7Fu;
+  if (__vcmpltu4(bytes, 0x08080808u) != 0) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) scale2[j] = biasedScale(bytes >> (8 * j));
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j) scale2[j] = __byte_perm(bytes, 0, 0x4040 + 0x0101 * j) * 16u + 0x77007700u;
+}
+
 /// Eight nibbles -> four scaled bf16x2 pairs (k3,k7) (k2,k6) (k1,k5) (k0,k4).
 __device__ __forceinline__ void dequantWord(uint32_t q, uint32_t scale2, uint32_t (&pair)[4]) {
   constexpr uint32_t kSign = 0x80008000u, kMagnitude = 0x01C001C0u;
@@ -40,6 +55,10 @@ __device__ __forceinline__ void dequantWord(uint32_t q, uint32_t scale2, uint32_
 #pragma unroll
   for (int i = 0; i < 4; ++i) pair[i] = bf16x2Bits(__hmul2(asBf16x2(pair[i]), asBf16x2(scale2)));
 }
+
+/// Position of k (0..7) inside its group of 8 once permuted: the inverse of
+/// (k3, k7, k2, k6, k1, k5, k0, k4).
+__device__ __forceinline__ int permutedPosition(int k) { return ((k & 3) ^ 3) * 2 + (k >> 2); }
 
 /// Eight bf16 (k0..k7 in four registers) -> the same four pairs as dequantWord.
 __device__ __forceinline__ void permuteActivations(const uint4& x, uint32_t (&pair)[4]) {

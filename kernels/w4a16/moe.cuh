@@ -19,18 +19,27 @@
 
 namespace archscope::w4a16 {
 
-// Tile shapes by tokens per expert: few tokens stream weights (memory bound),
-// many tokens need wide token tiles to amortize the dequantization.
-using DecodeConfig = GemmConfig<64, 8, 128, 4, 1, 8>;
-using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 6>;
+// Tile shapes <BM, BN, BK, warps along M, warps along N, stages>, chosen by
+// pairs per expert: few stream weights (memory bound: 8-pair tiles, 256-wide
+// k tiles, 5 CTAs per SM); many need wide token tiles to amortize the
+// dequantization over more MMAs. Each was the fastest of the variants timed
+// on an H200 for its regime (kernels/README.md lists them).
+using DecodeConfig = GemmConfig<64, 8, 256, 4, 1, 3>;
+using DecodeDeepConfig = GemmConfig<64, 8, 256, 4, 1, 4>;
+using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 4>;
 using PrefillConfig = GemmConfig<128, 128, 64, 2, 2, 4>;
+
+enum class TileConfig { Decode, DecodeDeep, Medium, Prefill };
+constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill"};
+
+template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
 /// Raises the dynamic shared-memory limit of both GEMMs once per configuration.
 template <class C> cudaError_t allowSharedMemory() {
   static const cudaError_t once = [] {
-    cudaError_t err = cudaFuncSetAttribute(moeGemm<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+    cudaError_t err = cudaFuncSetAttribute(moeGemm<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes<C>());
     if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(moeGemm<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+      err = cudaFuncSetAttribute(moeGemm<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes<C>());
     return err;
   }();
   return once;
@@ -46,28 +55,28 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   if (cudaError_t err = allowSharedMemory<C>(); err != cudaSuccess) return err;
   const Routing routing = routingLayout(s, a.workspace, maxTiles);
 
-  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 4 + 1023) / 1024));
+  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
   prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN);
 
   const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
-                        a.x, a.topkWeights, a.out, routing};
+                        routing.x, a.topkWeights, a.out, routing};
   const GemmOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
                           routing.act, a.topkWeights, a.out, routing};
-  moeGemm<C, true><<<dim3(2 * s.inter / C::BM, maxTiles), C::THREADS, C::SMEM_BYTES, stream>>>(up);
-  moeGemm<C, false><<<dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), C::THREADS, C::SMEM_BYTES, stream>>>(down);
+  moeGemm<C, true><<<dim3(2 * s.inter / C::BM, maxTiles), C::THREADS, smemBytes<C>(), stream>>>(up);
+  moeGemm<C, false><<<dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), C::THREADS, smemBytes<C>(), stream>>>(down);
   return cudaGetLastError();
 }
 
-/// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=decode|medium|prefill
-/// overrides it (for tuning runs only).
-inline int chooseConfig(const MoeShape& s) {
-  if (const char* forced = std::getenv("ARCHSCOPE_W4A16_CONFIG")) {
-    if (!std::strcmp(forced, "decode")) return 0;
-    if (!std::strcmp(forced, "medium")) return 1;
-    if (!std::strcmp(forced, "prefill")) return 2;
-  }
+/// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
+/// kTileConfigNames) overrides it, for tuning runs only.
+inline TileConfig chooseConfig(const MoeShape& s) {
+  if (const char* forced = std::getenv("ARCHSCOPE_W4A16_CONFIG"))
+    for (int i = 0; i < int(sizeof kTileConfigNames / sizeof *kTileConfigNames); ++i)
+      if (!std::strcmp(forced, kTileConfigNames[i])) return TileConfig(i);
   const double perExpert = double(s.pairs()) / s.experts;
-  return perExpert <= 4 ? 0 : perExpert <= 24 ? 1 : 2;
+  if (perExpert <= 4) return TileConfig::Decode;
+  if (perExpert <= 8) return TileConfig::DecodeDeep;
+  return perExpert <= 24 ? TileConfig::Medium : TileConfig::Prefill;
 }
 
 } // namespace archscope::w4a16
@@ -75,8 +84,9 @@ inline int chooseConfig(const MoeShape& s) {
 inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream_t stream) {
   using namespace archscope::w4a16;
   switch (chooseConfig(a.shape)) {
-  case 0: return launchWithConfig<DecodeConfig>(a, stream);
-  case 1: return launchWithConfig<MediumConfig>(a, stream);
+  case TileConfig::Decode: return launchWithConfig<DecodeConfig>(a, stream);
+  case TileConfig::DecodeDeep: return launchWithConfig<DecodeDeepConfig>(a, stream);
+  case TileConfig::Medium: return launchWithConfig<MediumConfig>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

@@ -4,12 +4,16 @@
 // One launch does the bookkeeping of the grouped GEMMs: block 0 counts the
 // (token, slot) pairs per expert, lays them out sorted by expert and cuts each
 // expert's pairs into tiles of at most `tileTokens`; the other blocks clear the
-// fp32 output, which the down projection accumulates into.
+// fp32 output, which the down projection accumulates into, and write x in the
+// GEMMs' k order (mma.cuh: each group of 8 as k3 k7 k2 k6 k1 k5 k0 k4).
 // The order of pairs inside an expert depends on atomics, but no result does:
 // every output element is computed from one pair alone.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "../common/moe_device.cuh"
+#include "mma.cuh"
+
+#include <algorithm>
 
 namespace archscope::w4a16 {
 
@@ -27,7 +31,8 @@ struct Routing {
   int* sortedPair;   // [T*k] pair = token * k + slot, sorted by expert
   GemmTile* tiles;   // [maxTiles]
   int* tileCount;    // [1]
-  MoeBf16* act;      // [T*k][I] SwiGLU output, row r = sortedPair[r]
+  MoeBf16* act;      // [T*k][I] SwiGLU output, row r = sortedPair[r], k order permuted
+  MoeBf16* x;        // [T][H] the tokens, k order permuted
 };
 
 /// Upper bound of the tile count: sum of ceil(count_e / n) over used experts.
@@ -46,13 +51,15 @@ inline Routing routingLayout(const MoeShape& s, void* workspace, int maxTiles) {
   r.tileCount = reinterpret_cast<int*>(base);
   base += 256;
   r.act = reinterpret_cast<MoeBf16*>(base);
+  base += device::alignUp256(size_t(s.pairs()) * s.inter * sizeof(MoeBf16));
+  r.x = reinterpret_cast<MoeBf16*>(base);
   return r;
 }
 
 inline size_t routingWorkspaceBytes(const MoeShape& s, int maxTiles) {
   return device::alignUp256(size_t(s.pairs()) * sizeof(int)) +
          device::alignUp256(size_t(maxTiles) * sizeof(GemmTile)) + 256 +
-         size_t(s.pairs()) * s.inter * sizeof(MoeBf16);
+         device::alignUp256(size_t(s.pairs()) * s.inter * sizeof(MoeBf16)) + size_t(s.tokens) * s.hidden * sizeof(MoeBf16);
 }
 
 /// Warp 0 scans counts into offsets and writes each expert's tiles.
@@ -82,11 +89,18 @@ __device__ inline void scanAndCutTiles(const int* count, int* offset, int expert
 
 __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs a, Routing r, int tileTokens) {
   const int pairs = a.shape.tokens * a.shape.topk, experts = a.shape.experts;
-  if (blockIdx.x > 0) { // clear the output
+  if (blockIdx.x > 0) { // clear the output, permute x
+    const size_t stride = size_t(gridDim.x - 1) * blockDim.x, first = size_t(blockIdx.x - 1) * blockDim.x + threadIdx.x;
     float4* out = reinterpret_cast<float4*>(a.out);
-    const size_t n4 = size_t(a.shape.tokens) * a.shape.hidden / 4;
-    for (size_t i = size_t(blockIdx.x - 1) * blockDim.x + threadIdx.x; i < n4; i += size_t(gridDim.x - 1) * blockDim.x)
-      out[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    const size_t groups = size_t(a.shape.tokens) * a.shape.hidden / 8; // of 8 bf16 = 16 bytes = 2 float4
+    for (size_t i = first; i < 2 * groups; i += stride) out[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    const uint4* x = reinterpret_cast<const uint4*>(a.x);
+    uint4* xPermuted = reinterpret_cast<uint4*>(r.x);
+    for (size_t i = first; i < groups; i += stride) {
+      uint32_t pair[4];
+      permuteActivations(x[i], pair);
+      xPermuted[i] = make_uint4(pair[0], pair[1], pair[2], pair[3]);
+    }
     return;
   }
   __shared__ int count[kMaxExperts], offset[kMaxExperts], cursor[kMaxExperts];
