@@ -23,7 +23,8 @@ namespace {
 
 using namespace clang;
 
-constexpr int kMaxDepth = 8;
+constexpr int kMaxFollowed = 6;  ///< initializers and helpers followed in a row
+constexpr int kMaxNesting = 256; ///< sub-expressions, against a stack overflow
 
 const Expr *strip(const Expr *e) { return e ? e->IgnoreParenCasts() : nullptr; }
 
@@ -40,10 +41,11 @@ SmTerm byName(std::string_view name, QualType type) {
 
 /// RAII bound on how deep definitions are followed.
 struct Deeper {
-  explicit Deeper(int &d) : depth(d) { ++depth; }
+  Deeper(int &d, int max) : depth(d), max(max) { ++depth; }
   ~Deeper() { --depth; }
-  bool tooDeep() const { return depth > kMaxDepth; }
+  bool tooDeep() const { return depth > max; }
   int &depth;
+  int max;
 };
 
 std::string nameOfCallee(const Expr *callee) {
@@ -107,7 +109,7 @@ std::string ExprTranslator::text(const Expr *e) const {
 }
 
 Translated ExprTranslator::condition(const Expr *e) {
-  Deeper guard(depth_);
+  Deeper guard(nesting_, kMaxNesting);
   e = strip(e);
   if (!e) return leaf("", false);
   if (guard.tooDeep()) return leaf(text(e), false);
@@ -130,13 +132,15 @@ Translated ExprTranslator::condition(const Expr *e) {
   if (callee == "__builtin_expect" || callee == "__builtin_expect_with_probability") return condition(argOf(e, 0));
   if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
     auto *vd = dyn_cast<VarDecl>(dre->getDecl());
-    if (vd && vd->getType()->isBooleanType() && vd->getInit() && !isa<ParmVarDecl>(vd)) {
+    Deeper follow(followed_, kMaxFollowed);
+    if (vd && vd->getType()->isBooleanType() && vd->getInit() && !isa<ParmVarDecl>(vd) && !follow.tooDeep()) {
       Translated init = condition(vd->getInit());
       if (init.readsSm) return init;
     }
   }
   if (const Expr *ret = oneLineReturn(e); ret && e->getType()->isBooleanType()) {
-    Translated body = condition(ret);
+    Deeper follow(followed_, kMaxFollowed);
+    Translated body = follow.tooDeep() ? Translated{} : condition(ret);
     if (body.readsSm) return body;
   }
   return truthOf(value(e), text(e));
@@ -150,7 +154,7 @@ Translated ExprTranslator::binaryCondition(const Expr *e, std::string_view op, c
 }
 
 SmTerm ExprTranslator::value(const Expr *e) {
-  Deeper guard(depth_);
+  Deeper guard(nesting_, kMaxNesting);
   e = strip(e);
   if (!e || guard.tooDeep()) return SmTerm::none();
   if (!e->isValueDependent() && !e->containsErrors() && e->getType()->isIntegralOrEnumerationType()) {
@@ -177,7 +181,8 @@ SmTerm ExprTranslator::valueOfDecl(const Expr *ref) {
   const ValueDecl *d = cast<DeclRefExpr>(ref)->getDecl();
   if (auto *vd = dyn_cast<VarDecl>(d)) {
     if (auto it = facts_.attributeOutputs.find(vd); it != facts_.attributeOutputs.end()) return it->second;
-    if (const Expr *init = vd->getInit(); init && !isa<ParmVarDecl>(vd)) {
+    Deeper follow(followed_, kMaxFollowed);
+    if (const Expr *init = vd->getInit(); init && !isa<ParmVarDecl>(vd) && !follow.tooDeep()) {
       SmTerm v = value(init);
       if (v.readsSm()) return v; // `int sm = getSMVersion();`
       // `int major = 0;` (set later through `&major`) and `int sm = query(dev);`
@@ -196,7 +201,8 @@ SmTerm ExprTranslator::valueOfCall(const Expr *call) {
   SmTerm byName = classifyCallName(calleeName(call));
   if (byName.kind != SmTerm::Kind::None) return byName;
   if (const Expr *ret = oneLineReturn(call)) {
-    SmTerm body = value(ret);
+    Deeper follow(followed_, kMaxFollowed);
+    SmTerm body = follow.tooDeep() ? SmTerm::none() : value(ret);
     if (body.readsSm()) return body;
   }
   return valueOfChildren(call);

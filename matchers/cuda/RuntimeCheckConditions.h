@@ -116,7 +116,8 @@ private:
   SmTerm valueOfChildren(const clang::Expr *e);
   clang::ASTContext &ctx_;
   const LocalFacts &facts_;
-  int depth_ = 0; ///< following initializers and one-line helpers, bounded
+  int followed_ = 0; ///< initializers and one-line helpers being followed (also ends cycles)
+  int nesting_ = 0;  ///< sub-expressions being read
 };
 
 /// The spelled text of `r` in the main file: a macro argument keeps its own
