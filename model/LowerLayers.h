@@ -23,6 +23,10 @@ struct EntryCoverage {
   /// False: none does (the GPU gets no kernel); Unknown: not linked or not read.
   Tri built = Tri::Unknown;
   std::string layer;           ///< built False: the layer that lacks the kernel (cuda, build, binary)
+  /// False: the C++ entry itself refuses the GPU with a runtime check (a
+  /// clean error, not a crash); `refusal` is that check.
+  Tri checksPass = Tri::True;
+  Evidence refusal;
   std::string why;             ///< one line: the reason, or why it is unknown
   std::vector<Evidence> chain; ///< registration, definition, then the deciding #if / CMake line
 };

@@ -295,6 +295,14 @@ private:
         continue;
       }
       linked = true;
+      if (cov->checksPass == Tri::False) {
+        d.verdict = Verdict::Rejected;
+        d.reason = g.entry + " refuses " + t.name() + " with a C++ runtime check (a clean error)";
+        append(d.evidence, g, "calls " + g.entry, e);
+        for (const auto &ev : cov->chain) d.evidence.push_back(ev);
+        d.evidence.push_back(cov->refusal);
+        return true;
+      }
       if (cov->built != Tri::False) {
         append(d.evidence, g, "calls " + g.entry + (cov->built == Tri::True ? "" : ": " + cov->why), e);
         for (const auto &ev : cov->chain) d.evidence.push_back(ev);

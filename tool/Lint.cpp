@@ -3,6 +3,8 @@
 #include "tool/Lint.h"
 
 #include "matchers/build/CMakeArchSets.h"
+#include "matchers/cuda/CompileFlags.h"
+#include "matchers/cuda/RuntimeChecks.h"
 #include "model/Errors.h"
 #include "model/KernelFamilies.h"
 #include "model/checks/Rule.h"
@@ -13,6 +15,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -85,6 +89,29 @@ private:
   std::vector<std::string> roots_;
 };
 
+/// The C++ runtime checks of the files whose kernels compile somewhere: the
+/// ones a check there can contradict. A cheap literal scan skips the rest.
+std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::GuardReport> &guards,
+                                                      std::vector<std::string> &warnings) {
+  std::vector<cuda::RuntimeCheckReport> out;
+  cuda::CompileFlags flags;
+  for (const auto &g : guards) {
+    bool hasKernel = std::any_of(g.kernels.begin(), g.kernels.end(), [](const cuda::KernelSite &k) {
+      return std::any_of(k.byTarget.begin(), k.byTarget.end(),
+                         [](const auto &kv) { return kv.second == cuda::KernelBody::Code; });
+    });
+    if (!hasKernel) continue;
+    std::ifstream in(g.path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!cuda::mayHaveRuntimeChecks(text.str())) continue;
+    auto report = cuda::extractRuntimeChecks(g.path, flags.argsFor(g.path));
+    for (const auto &e : report.errors) warnings.push_back(g.path + ": " + e);
+    out.push_back(std::move(report));
+  }
+  return out;
+}
+
 } // namespace
 
 int runLint(const Options &opts, std::ostream &out) {
@@ -106,8 +133,10 @@ int runLint(const Options &opts, std::ostream &out) {
   for (const auto &g : guards)
     for (const auto &e : g.errors) warnings.push_back(g.path + ": " + e);
   auto archSets = archSetsOf(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings);
+  auto runtime = runtimeChecksOf(guards, warnings);
 
-  checks::CheckInput in{audit.matrix, audit.facts, table, families, audit.families, audit.quantFlags, guards, archSets};
+  checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,
+                        audit.quantFlags, guards,  archSets, runtime};
   std::vector<Finding> findings;
   PathResolver paths(audit.roots);
   for (auto &f : checks::runChecks(in)) {

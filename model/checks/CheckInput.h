@@ -8,6 +8,7 @@
 #pragma once
 #include "matchers/build/CMakeArchSets.h"
 #include "matchers/cuda/ArchGuardPass.h"
+#include "matchers/cuda/RuntimeChecks.h"
 #include "model/ArchTable.h"
 #include "model/Facts.h"
 #include "model/KernelFamilies.h"
@@ -30,6 +31,7 @@ struct CheckInput {
   const std::set<std::string> &quantFlags; ///< the audited quant format's flag values
   const std::vector<cuda::GuardReport> &guards;
   const std::vector<build::ArchSetReport> &archSets;
+  const std::vector<cuda::RuntimeCheckReport> &runtime; ///< C++ runtime checks of files with kernels
 };
 
 } // namespace archscope::checks

@@ -46,6 +46,15 @@ EvalEnv defaultWorld(const CheckInput &in, const Condition &c, ComputeCapability
   return env;
 }
 
+bool comparesCapabilityExactly(const Condition &c) {
+  for (const auto &a : c.atoms())
+    if (a.kind == Atom::Kind::Compare && a.op == CmpOp::Eq)
+      for (const auto *side : {&a.lhs, &a.rhs})
+        for (const auto &l : *side)
+          if (l.readsCapability()) return true;
+  return false;
+}
+
 Evidence siteOf(const GuardFact &g) { return g.chain.empty() ? Evidence{} : g.chain.front(); }
 
 std::vector<Evidence> chainOf(const GuardFact &g) {

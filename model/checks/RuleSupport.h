@@ -21,6 +21,9 @@ bool hasFamilies(const CheckInput &in, const std::string &backend);
 /// The environment of the matrix's default world on `gpu`: optional packages
 /// installed, environment variables unset (cells list the other worlds).
 EvalEnv defaultWorld(const CheckInput &in, const Condition &c, ComputeCapability gpu, const std::string &backend);
+/// Whether the condition compares the capability (major, or major*10+minor)
+/// for equality: `major == 10`, `sm == 120`, `ICHECK_EQ(major, 10)`.
+bool comparesCapabilityExactly(const Condition &c);
 /// The evidence of a guard fact: its site, then its context and chain.
 Evidence siteOf(const GuardFact &g);
 std::vector<Evidence> chainOf(const GuardFact &g);

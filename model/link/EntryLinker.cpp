@@ -166,6 +166,31 @@ EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::Gu
   return c;
 }
 
+/// The runtime checks of the registered function that must pass for it to
+/// go on (TORCH_CHECK, ICHECK_EQ, `if (...) throw`), from its defining files.
+std::vector<cuda::RuntimeCheck> entryAsserts(const std::vector<std::string> &defFiles, const std::string &fn) {
+  std::vector<cuda::RuntimeCheck> out;
+  for (const auto &path : defFiles)
+    for (auto &c : cuda::extractRuntimeChecks(path, {}).checks) {
+      std::string owner = c.function.substr(c.function.rfind(':') == std::string::npos ? 0 : c.function.rfind(':') + 1);
+      if (c.kind == cuda::RuntimeCheck::Kind::Assert && owner == fn) out.push_back(std::move(c));
+    }
+  return out;
+}
+
+/// The first check that is false on `gpu`, if any.
+void applyChecks(EntryCoverage &c, const std::vector<cuda::RuntimeCheck> &asserts, ComputeCapability gpu) {
+  EvalEnv env;
+  env.gpu = gpu;
+  for (const auto &a : asserts)
+    if (a.cond.eval(env) == Tri::False) {
+      c.checksPass = Tri::False;
+      c.refusal = a.where;
+      c.refusal.note = "false on " + gpu.name() + ": the entry raises";
+      return;
+    }
+}
+
 /// The shipped object that holds the namespace's ops: named like it, or in a
 /// package folder named like it.
 const binary::BinaryImage *imageOf(const std::vector<binary::BinaryImage> &images, const std::string &ns) {
@@ -232,16 +257,19 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
     auto reports = defFiles.empty() ? std::vector<cuda::GuardReport>{} : guards(defFiles);
     std::vector<const cuda::GuardReport *> used;
     for (const auto &r : reports) used.push_back(&r);
+    auto asserts = entryAsserts(defFiles, fn);
     Evidence regEv = reg->where;
     regEv.note = "registers " + op + " as " + reg->function;
     for (auto gpu : req.gpus) {
-      EntryCoverage c = defs.empty() ? EntryCoverage{Tri::Unknown, "", "no definition of " + fn + " in the trees", {}}
-                                     : coverageOn(gpu, used, req.guardTargets);
+      EntryCoverage c;
+      if (defs.empty()) c.why = "no definition of " + fn + " in the trees";
+      else c = coverageOn(gpu, used, req.guardTargets);
       std::vector<Evidence> chain{regEv};
       for (const auto &[f, line] : defs) chain.push_back({f->path, line, 1, "cpp", fn + "(...)", "defines " + fn});
       chain.insert(chain.end(), c.chain.begin(), c.chain.end());
       c.chain = std::move(chain);
       if (img) applyBinary(c, *img, gpu);
+      applyChecks(c, asserts, gpu);
       byGpu[gpu] = std::move(c);
     }
   }

@@ -6,12 +6,16 @@
 // for 12.1 the kernel traps or is empty (field bug 4: vLLM's
 // enable_sm120_only on a DGX Spark). Read from the per-target preprocessor
 // passes: the directive is taken on one target and not on a sibling target
-// of the same major that the pass compiled.
+// of the same major that the pass compiled. In C++ host code, an exact
+// runtime check (`ICHECK_EQ(major, 10)`, `sm == 120`) that refuses GPUs for
+// which the same file's kernels compile a body (field bug 13: FlashInfer's
+// ICHECK_EQ(major, 10) before a kernel built for 12.x).
 //===----------------------------------------------------------------------===//
 #include "model/checks/Rule.h"
 #include "model/checks/RuleSupport.h"
 #include "model/checks/rules/Rules.h"
 
+#include <fstream>
 #include <regex>
 
 namespace archscope::checks {
@@ -27,6 +31,75 @@ public:
   }
 
   void check(const CheckInput &in, std::vector<Finding> &out) const override {
+    checkDirectives(in, out);
+    checkRuntime(in, out);
+  }
+
+private:
+  void checkRuntime(const CheckInput &in, std::vector<Finding> &out) const {
+    for (const auto &r : in.runtime) {
+      const cuda::GuardReport *g = reportFor(in, r.path);
+      if (!g) continue;
+      for (const auto &c : r.checks) {
+        if (c.kind != cuda::RuntimeCheck::Kind::Assert || !comparesCapabilityExactly(c.cond)) continue;
+        std::vector<std::string> refused;
+        std::string compiledOn;
+        for (auto gpu : tableGpus(in.table)) {
+          EvalEnv env;
+          env.gpu = gpu;
+          if (c.cond.eval(env) != Tri::False) continue;
+          if (auto t = kernelTargetOn(launchedAfter(r.path, c.where.line, *g), gpu); !t.empty()) {
+            refused.push_back(gpu.name());
+            if (compiledOn.empty()) compiledOn = t;
+          }
+        }
+        if (refused.empty()) continue;
+        std::string shown = c.where.snippet.substr(0, c.where.snippet.find(" <<"));
+        Finding f = finding("`" + shown + "` refuses " + listTargets(refused) + " although this file's kernels " +
+                                "compile a body for " + compiledOn + ": an exact check where the kernel covers more",
+                            c.where);
+        f.targets = refused;
+        out.push_back(std::move(f));
+      }
+    }
+  }
+
+  static const cuda::GuardReport *reportFor(const CheckInput &in, const std::string &path) {
+    for (const auto &g : in.guards)
+      if (g.path == path) return &g;
+    return nullptr;
+  }
+
+  /// The kernels of the file launched (`name<<<`, `name<T><<<`) between the
+  /// check and the end of its function (a `}` in column 0); when the
+  /// function launches none itself, every kernel of the file.
+  static std::vector<const cuda::KernelSite *> launchedAfter(const std::string &path, int line,
+                                                             const cuda::GuardReport &g) {
+    std::ifstream in(path);
+    std::string text, l;
+    for (int n = 1; std::getline(in, l); ++n) {
+      if (n < line) continue;
+      if (n > line && !l.empty() && l[0] == '}') break;
+      text += l + "\n";
+    }
+    std::vector<const cuda::KernelSite *> launched, all;
+    for (const auto &k : g.kernels) {
+      all.push_back(&k);
+      if (std::regex_search(text, std::regex("\\b" + k.name + "\\s*(<[^;]*?>)?\\s*<<<"))) launched.push_back(&k);
+    }
+    return launched.empty() ? all : launched;
+  }
+
+  /// A build target that runs on `gpu` and compiles one of `kernels` to a
+  /// body, or "".
+  static std::string kernelTargetOn(const std::vector<const cuda::KernelSite *> &kernels, ComputeCapability gpu) {
+    for (const auto *k : kernels)
+      for (const auto &[name, body] : k->byTarget)
+        if (auto t = Target::parse(name); t && body == cuda::KernelBody::Code && t->runsOn(gpu)) return name;
+    return "";
+  }
+
+  void checkDirectives(const CheckInput &in, std::vector<Finding> &out) const {
     static const std::regex equality(R"(__CUDA_ARCH__\s*==|==\s*__CUDA_ARCH__)");
     for (const auto &report : in.guards)
       for (const auto &d : report.directives) {
@@ -43,7 +116,6 @@ public:
       }
   }
 
-private:
   /// Targets where the branch is taken, and the same-major targets of
   /// other minors where it is not.
   static std::pair<std::vector<std::string>, std::vector<std::string>> siblingsSplit(const cuda::GuardDirective &d) {

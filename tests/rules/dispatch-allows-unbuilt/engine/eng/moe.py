@@ -10,6 +10,7 @@ ops = torch.ops.fixture_kernels
 
 class MoeBackend(Enum):
     GEN = "gen"
+    CHECKED = "checked"
     MARLIN = "marlin"
 
 
@@ -18,6 +19,10 @@ def run(moe_backend: MoeBackend, x):
         raise RuntimeError("needs Hopper or newer")
     if moe_backend == MoeBackend.GEN:
         return torch.ops.fixture_kernels.gen_fp4_moe.default(x)  # EXPECT: dispatch-allows-unbuilt
+    # Must not flag: the C++ entry refuses the GPUs its kernel lacks with a
+    # TORCH_CHECK, a clean error rather than a crash.
+    if moe_backend == MoeBackend.CHECKED:
+        return torch.ops.fixture_kernels.checked_fp4_moe(x)
     # Must not flag: this kernel has a body on every target from sm_80.
     if moe_backend == MoeBackend.MARLIN:
         return ops.marlin_moe(x)
