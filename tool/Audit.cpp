@@ -300,6 +300,7 @@ AuditResult runAudit(const Options &opts) {
         return images;
       });
   result.matrix = buildMatrix(extracted.facts, req, &lower);
+  result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;
   result.quantFlags = {quant->flags.begin(), quant->flags.end()};

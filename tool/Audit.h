@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "model/Facts.h"
+#include "model/LowerLayers.h"
 #include "model/Matrix.h"
 #include "tool/Options.h"
 
@@ -23,6 +24,7 @@ struct AuditResult {
   std::map<std::string, std::vector<std::string>> families; ///< backend -> kernel families
   std::set<std::string> quantFlags;
   std::vector<std::string> roots; ///< the engine tree, then each --with tree
+  LowerLayers lower;              ///< what the layers below Python say of each compiled entry
 };
 
 /// Where the arch table, kernel families and profiles are read from.

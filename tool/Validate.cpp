@@ -78,6 +78,7 @@ void emitIsaText(const IsaMatrix &m, std::ostream &out) {
 }
 
 std::string proofLabel(const CellProof &p) {
+  if (p.binary == "binary-missing") return "NO-CUBIN";
   if (p.launch == "launched-ok") return "launched";
   if (p.launch == "launched-wrong") return "WRONG";
   if (p.isa == "isa-ok") return "isa";
@@ -108,9 +109,13 @@ void emitCellsText(const Matrix &m, const std::vector<CellProof> &proofs, std::o
   }
   out << "static verdict / what validation proved: launched = the family's kernel ran on that GPU and matched\n"
          "the fp64 reference; isa = ptxas assembles it for the target (not launched); ISA-MISSING = the target\n"
-         "lacks the instruction; WRONG = ran with wrong numbers; unproven = nothing could be run\n";
+         "lacks the instruction; WRONG = ran with wrong numbers; NO-CUBIN = the installed engine ships no\n"
+         "kernel image for that GPU; unproven = nothing could be run\n";
   for (const auto &p : proofs)
-    if (p.isa == "isa-missing" || p.launch == "launched-wrong")
+    if (p.binary == "binary-missing")
+      out << "  " << p.backend << " on " << p.gpu.name() << ": shipped binary: no kernel image for it: "
+          << p.binaryDetail << "\n";
+    else if (p.isa == "isa-missing" || p.launch == "launched-wrong")
       out << "  " << p.backend << " on " << p.gpu.name() << ": " << p.family << " for " << p.buildTarget << ": "
           << (p.launch == "launched-wrong" ? p.launchDetail : "ptxas: the target lacks " + p.isaDetail) << "\n";
     else if (p.launch == "launched-ok")
@@ -134,6 +139,7 @@ llvm::json::Value documentOf(const IsaMatrix &isa, const std::vector<CellProof> 
                                        {"claim", verdictName(p.claim)}, {"family", p.family},
                                        {"build_target", p.buildTarget}, {"isa", p.isa}, {"isa_detail", p.isaDetail},
                                        {"launch", p.launch}, {"launch_detail", p.launchDetail},
+                                       {"binary", p.binary}, {"binary_detail", p.binaryDetail},
                                        {"not_run", std::move(notRun)}});
   }
   return llvm::json::Object{{"toolkit", isa.toolkit}, {"isa", std::move(isaList)}, {"cells", std::move(cells)},
@@ -172,7 +178,8 @@ int runValidate(const Options &opts, std::ostream &out) {
     return isa.errors.empty() ? ExitClean : ExitInput;
   }
   AuditResult audit = runAudit(opts);
-  auto proofs = proveCells(audit.matrix, audit.families, families, table, results);
+  auto proofs = proveCells(
+      {audit.matrix, audit.facts, audit.lower, audit.families, families, table, results});
   if (opts.format == "json") {
     std::string s;
     llvm::raw_string_ostream os(s);

@@ -62,18 +62,41 @@ void addLaunch(CellProof &p, const std::vector<ResultRecord> &results) {
   p.launchDetail = buf;
 }
 
+/// The shipped object of an entry the backend calls, if the linker read one.
+void addBinary(CellProof &p, const ProofInput &in) {
+  for (const auto &g : in.facts.guards) {
+    if (g.kind != GuardFact::Kind::Calls || (!g.backend.empty() && g.backend != p.backend)) continue;
+    EvalEnv env;
+    env.gpu = p.gpu;
+    env.backend = p.backend;
+    if (g.cond.eval(env) == Tri::False) continue; // another backend's call
+    auto it = in.lower.entries.find(g.entry);
+    if (it == in.lower.entries.end() || !it->second.count(p.gpu)) continue;
+    const EntryCoverage &c = it->second.at(p.gpu);
+    for (const auto &ev : c.chain)
+      if (ev.layer == "binary") {
+        p.binary = ev.note.rfind("nothing", 0) == 0 ? "binary-missing" : "binary-present";
+        p.binaryDetail = g.entry + " in " + ev.path + " (" + ev.snippet + ")";
+        if (p.binary == "binary-missing") return;
+      }
+  }
+}
+
 } // namespace
 
-std::vector<CellProof> proveCells(const Matrix &m, const std::map<std::string, std::vector<std::string>> &backendFamilies,
-                                  const KernelFamilies &families, const ArchTable &table,
-                                  const std::vector<ResultRecord> &results) {
+std::vector<CellProof> proveCells(const ProofInput &in) {
+  const auto &backendFamilies = in.backendFamilies;
+  const auto &families = in.families;
+  const auto &table = in.table;
+  const auto &results = in.results;
   std::vector<CellProof> out;
-  for (const auto &c : m.cells) {
+  for (const auto &c : in.matrix.cells) {
     if (c.backend == "auto" || c.verdict == Verdict::Rejected || c.verdict == Verdict::Unreachable) continue;
     CellProof p;
     p.backend = c.backend;
     p.gpu = c.target;
     p.claim = c.verdict;
+    addBinary(p, in);
     auto it = backendFamilies.find(c.backend);
     const KernelFamily *f = it == backendFamilies.end() ? nullptr : chooseFamily(it->second, families, table, c.target);
     if (!f) {

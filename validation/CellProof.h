@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "model/ArchTable.h"
+#include "model/Facts.h"
 #include "model/KernelFamilies.h"
+#include "model/LowerLayers.h"
 #include "model/Matrix.h"
 #include "validation/Results.h"
 
@@ -29,11 +31,21 @@ struct CellProof {
   std::string isaDetail;
   std::string launch;      ///< launched-ok | launched-wrong | "" (not run)
   std::string launchDetail;
+  std::string binary;      ///< binary-present | binary-missing | "" (no shipped object linked)
+  std::string binaryDetail;
   std::vector<std::string> notRun; ///< each: what was not run and why
 };
 
-std::vector<CellProof> proveCells(const Matrix &m, const std::map<std::string, std::vector<std::string>> &backendFamilies,
-                                  const KernelFamilies &families, const ArchTable &table,
-                                  const std::vector<ResultRecord> &results);
+struct ProofInput {
+  const Matrix &matrix;
+  const Facts &facts;        ///< the compiled entries each backend calls
+  const LowerLayers &lower;  ///< what the shipped binaries say of them
+  const std::map<std::string, std::vector<std::string>> &backendFamilies;
+  const KernelFamilies &families;
+  const ArchTable &table;
+  const std::vector<ResultRecord> &results;
+};
+
+std::vector<CellProof> proveCells(const ProofInput &in);
 
 } // namespace archscope::validation

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -128,7 +129,9 @@ public:
     llvm::sys::fs::createTemporaryFile("archscope-isa", "ptx", in);
     llvm::sys::fs::createTemporaryFile("archscope-isa", "cubin", out);
     std::ofstream(in.str().str()) << retargeted;
-    auto r = runProcess({ptxas_, "-arch=" + t.name(), in.str().str(), "-o", out.str().str()});
+    // -O0: whether the target has the instructions is decided when ptxas
+    // reads them; optimizing the code would only cost time.
+    auto r = runProcess({ptxas_, "-O0", "-arch=" + t.name(), in.str().str(), "-o", out.str().str()});
     llvm::sys::fs::remove(in);
     llvm::sys::fs::remove(out);
     IsaVerdict v = parsePtxas(r, family_.name, t);
@@ -174,29 +177,34 @@ IsaMatrix computeIsaMatrix(const KernelFamilies &families, const ArchTable &tabl
   std::smatch rm;
   m.toolkit = std::regex_search(version.output, rm, release) ? rm[1].str() : "unknown";
   auto targets = req.targets.empty() ? tableTargets(table, m.toolkit) : req.targets;
+  // Every family's PTX in parallel, then every (family, target) assembly in
+  // one parallel loop, so both cores stay busy to the end.
+  std::vector<std::unique_ptr<FamilyProbe>> probes;
   for (const auto &f : families.all()) {
     if (!req.families.empty() && std::find(req.families.begin(), req.families.end(), f.name) == req.families.end())
       continue;
     auto home = homeTarget(f, families, table);
     if (!home) { m.errors.push_back(f.name + ": no GPU of the arch table has its ISA feature " + f.feature); continue; }
     m.homes.emplace_back(f.name, *home);
-    FamilyProbe probe(f, *home, req, *nvcc, *ptxas, m.toolkit + version.output);
-    std::string error, ptx = probe.ptx(error);
-    std::vector<IsaVerdict> row(targets.size());
-    std::vector<char> cached(targets.size(), 0);
-    if (ptx.empty()) {
-      m.errors.push_back(error);
-      for (size_t i = 0; i < targets.size(); ++i) row[i] = {IsaVerdict::State::Error, f.name, targets[i], "", error};
-    } else {
-      llvm::parallelFor(0, targets.size(), [&](size_t i) {
-        bool hit = false;
-        row[i] = probe.assemble(ptx, targets[i], hit);
-        cached[i] = hit;
-      });
-    }
-    m.fromCache += size_t(std::count(cached.begin(), cached.end(), 1));
-    m.verdicts.insert(m.verdicts.end(), row.begin(), row.end());
+    probes.push_back(std::make_unique<FamilyProbe>(f, *home, req, *nvcc, *ptxas, m.toolkit + version.output));
   }
+  std::vector<std::string> ptx(probes.size()), errors(probes.size());
+  llvm::parallelFor(0, probes.size(), [&](size_t i) { ptx[i] = probes[i]->ptx(errors[i]); });
+  m.verdicts.resize(probes.size() * targets.size());
+  std::vector<char> cached(m.verdicts.size(), 0);
+  llvm::parallelFor(0, m.verdicts.size(), [&](size_t k) {
+    size_t i = k / targets.size(), j = k % targets.size();
+    if (ptx[i].empty()) {
+      m.verdicts[k] = {IsaVerdict::State::Error, m.homes[i].first, targets[j], "", errors[i]};
+      return;
+    }
+    bool hit = false;
+    m.verdicts[k] = probes[i]->assemble(ptx[i], targets[j], hit);
+    cached[k] = hit;
+  });
+  for (const auto &e : errors)
+    if (!e.empty()) m.errors.push_back(e);
+  m.fromCache = size_t(std::count(cached.begin(), cached.end(), 1));
   return m;
 }
 
