@@ -14,6 +14,7 @@
 #include <llvm/Support/Path.h>
 
 #include <map>
+#include <set>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -131,6 +132,11 @@ public:
     case State::None: break;
     }
   }
+  /// `__global__` as a macro (the CUDA headers define it as an attribute):
+  /// its expansion's tokens are skipped and this says a kernel follows.
+  void sawGlobalMacro() {
+    if (depth_ == 0) state_ = State::SawGlobal;
+  }
   std::vector<std::tuple<std::string, int, KernelBody>> kernels;
 
 private:
@@ -155,6 +161,28 @@ private:
   bool trap_ = false;
 };
 
+/// `__global__` defined as a macro by the CUDA headers a file includes (to an
+/// attribute, or to nothing): its expansion in the main file says a kernel
+/// definition follows, and its tokens are not the kernel's.
+class GlobalMacroWatcher : public clang::PPCallbacks {
+public:
+  GlobalMacroWatcher(clang::SourceManager &sm, KernelScanner &kernels, std::set<unsigned> &expansions)
+      : sm_(sm), kernels_(kernels), expansions_(expansions) {}
+  void MacroExpands(const clang::Token &name, const clang::MacroDefinition &, clang::SourceRange range,
+                    const clang::MacroArgs *) override {
+    if (name.getIdentifierInfo()->getName() != "__global__") return;
+    auto loc = sm_.getExpansionLoc(range.getBegin());
+    if (!sm_.isWrittenInMainFile(loc)) return;
+    kernels_.sawGlobalMacro();
+    expansions_.insert(loc.getRawEncoding());
+  }
+
+private:
+  clang::SourceManager &sm_;
+  KernelScanner &kernels_;
+  std::set<unsigned> &expansions_;
+};
+
 /// The baseline's only callback: the same tolerance of missing headers.
 struct SkipMissingHeaders : clang::PPCallbacks {
   bool FileNotFound(llvm::StringRef) override { return true; }
@@ -168,8 +196,11 @@ public:
 
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
-    if (extract_)
+    if (extract_) {
       ci.getPreprocessor().addPPCallbacks(std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_));
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<GlobalMacroWatcher>(ci.getSourceManager(), kernels_, globalExpansions_));
+    }
     else
       ci.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>());
     return true;
@@ -182,6 +213,7 @@ protected:
     for (pp.Lex(tok); tok.isNot(clang::tok::eof); pp.Lex(tok)) {
       if (!extract_) continue;
       auto loc = sm.getExpansionLoc(tok.getLocation());
+      if (tok.getLocation().isMacroID() && globalExpansions_.count(loc.getRawEncoding())) continue;
       kernels_.feed(tok, sm.isWrittenInMainFile(loc), int(sm.getSpellingLineNumber(loc)));
     }
   }
@@ -191,6 +223,7 @@ private:
   std::vector<std::string> &missing_;
   KernelScanner &kernels_;
   bool extract_;
+  std::set<unsigned> globalExpansions_; ///< where `__global__` was a macro
 };
 
 /// Adds one target's kernels to the report's per-kernel table.

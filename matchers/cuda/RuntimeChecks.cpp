@@ -17,6 +17,7 @@
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
@@ -45,6 +46,47 @@ const internal::VariadicDynCastAllOfMatcher<Stmt, RecoveryExpr> recoveryExpr;
 
 AST_MATCHER(Expr, isCheckMacroCall) { return detail::checkShapeOf(calleeName(&Node)) != CheckShape::None; }
 AST_MATCHER(Expr, isAttributeQuery) { return calleeName(&Node) == "cudaDeviceGetAttribute"; }
+AST_MATCHER(Expr, isFuncAttributeSet) {
+  auto name = calleeName(&Node);
+  return name == "cudaFuncSetAttribute" || name == "cuFuncSetAttribute";
+}
+
+/// The constant byte count of a dynamic shared-memory request, read from a
+/// call whose callee may be undeclared (no CUDA headers): its last argument.
+class SmemCollector : public MatchFinder::MatchCallback {
+public:
+  SmemCollector(RuntimeCheckReport &report, ASTContext &ctx) : report_(report), ctx_(ctx) {}
+  void run(const MatchFinder::MatchResult &r) override {
+    const auto *call = r.Nodes.getNodeAs<Expr>("smem");
+    const auto *fn = r.Nodes.getNodeAs<FunctionDecl>("fn");
+    std::vector<const Expr *> args;
+    if (const auto *c = dyn_cast<CallExpr>(call)) args.assign(c->arg_begin(), c->arg_end());
+    else if (const auto *rec = dyn_cast<RecoveryExpr>(call))
+      for (const Expr *e : rec->subExpressions()) args.push_back(e);
+    if (args.size() < 2 || text(args[args.size() - 2]).find("MaxDynamicSharedMemorySize") == std::string::npos)
+      return;
+    Expr::EvalResult value;
+    const Expr *bytes = args.back();
+    if (bytes->containsErrors() || !bytes->EvaluateAsInt(value, ctx_)) return;
+    SmemRequest s;
+    s.bytes = long(value.Val.getInt().getExtValue());
+    s.function = fn ? fn->getQualifiedNameAsString() : "";
+    auto &sm = ctx_.getSourceManager();
+    auto loc = sm.getPresumedLoc(sm.getExpansionLoc(call->getBeginLoc()));
+    s.where = {report_.path, int(loc.getLine()), int(loc.getColumn()), "cpp", text(call), ""};
+    std::string body = fn && fn->hasBody() ? text(fn->getBody()) : "";
+    s.checksOptinLimit = body.find("PerBlockOptin") != std::string::npos;
+    report_.smemRequests.push_back(std::move(s));
+  }
+
+private:
+  std::string text(const Stmt *s) const {
+    auto range = CharSourceRange::getTokenRange(s->getSourceRange());
+    return Lexer::getSourceText(range, ctx_.getSourceManager(), ctx_.getLangOpts()).str();
+  }
+  RuntimeCheckReport &report_;
+  ASTContext &ctx_;
+};
 
 /// Collects what each matcher binds; the builder reads it all afterwards.
 class Collector : public MatchFinder::MatchCallback {
@@ -90,6 +132,10 @@ public:
     Collector collect(nodes);
     MatchFinder finder;
     addMatchers(finder, collect);
+    SmemCollector smem(report_, ctx);
+    auto smemCall = expr(anyOf(callExpr(isFuncAttributeSet()), recoveryExpr(isFuncAttributeSet())),
+                         isExpansionInMainFile(), optionally(forCallable(functionDecl().bind("fn"))));
+    finder.addMatcher(spelled(smemCall.bind("smem")), &smem);
     finder.matchAST(ctx);
     detail::CheckBuilder(ctx, report_.path).build(nodes, report_.checks);
     parsed_ = true;

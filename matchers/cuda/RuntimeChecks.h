@@ -43,10 +43,20 @@ struct OpRegistration {
   Evidence where;
 };
 
+/// `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, N)`
+/// with N a compile-time constant: the shared memory a launch asks for.
+struct SmemRequest {
+  long bytes = 0;
+  std::string function;     ///< the enclosing function
+  Evidence where;
+  bool checksOptinLimit = false; ///< the function reads the device's opt-in limit
+};
+
 struct RuntimeCheckReport {
   std::string path;
   std::vector<RuntimeCheck> checks;          ///< in source order
   std::vector<OpRegistration> registrations; ///< in source order
+  std::vector<SmemRequest> smemRequests;     ///< constant dynamic shared-memory requests
   std::vector<std::string> missingIncludes;  ///< skipped, in first-seen order
   std::vector<std::string> errors;           ///< unreadable file, no AST
 };

@@ -32,6 +32,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeFamilyPredicateGap());
     r.push_back(makeOpenEndedArchGuard());
     r.push_back(makePredicateNameMismatch());
+    r.push_back(makeSmemOverDeviceLimit());
     return r;
   }();
   return rules;

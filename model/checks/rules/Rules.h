@@ -12,4 +12,5 @@ std::unique_ptr<Rule> makeExactArchEquality();
 std::unique_ptr<Rule> makeFamilyPredicateGap();
 std::unique_ptr<Rule> makeOpenEndedArchGuard();
 std::unique_ptr<Rule> makePredicateNameMismatch();
+std::unique_ptr<Rule> makeSmemOverDeviceLimit();
 } // namespace archscope::checks
