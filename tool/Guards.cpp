@@ -214,7 +214,7 @@ std::vector<Target> guardTargets(const std::vector<std::string> &names) {
 }
 
 std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &files, const std::vector<Target> &targets,
-                                            bool useCache, bool progress) {
+                                            bool useCache, bool progress, std::vector<std::string> *warnings) {
   std::string dir = cacheDir();
   cuda::CompileFlags flags;
   std::vector<cuda::GuardReport> reports(files.size());
@@ -229,6 +229,8 @@ std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &file
     std::cerr << "\rarchscope: CUDA guards " << n << "/" << files.size() << " files x " << targets.size()
               << " targets" << (n == files.size() ? "\n" : "") << std::flush;
   });
+  if (warnings)
+    for (auto &w : flags.warnings()) warnings->push_back(w);
   return reports;
 }
 

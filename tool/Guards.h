@@ -18,6 +18,7 @@ std::vector<std::string> cudaSourcesUnder(const std::vector<std::string> &paths)
 /// The guard-pass targets: `names`, or the Hopper/Blackwell a and f targets.
 std::vector<Target> guardTargets(const std::vector<std::string> &names);
 /// One report per file, in parallel, from the cache where unchanged.
+/// `warnings` (optional) receives problems with the compile databases used.
 std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &files, const std::vector<Target> &targets,
-                                            bool useCache, bool progress);
+                                            bool useCache, bool progress, std::vector<std::string> *warnings = nullptr);
 } // namespace archscope

@@ -220,9 +220,15 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
   std::string output = readText(outPath.str().str());
   llvm::sys::fs::remove(scriptPath);
   llvm::sys::fs::remove(outPath);
-  if (rc != 0)
-    report.errors.push_back("cmake -P failed (exit " + std::to_string(rc) + "): " +
-                            output.substr(0, 400) + err);
+  if (rc != 0) { // name the file and keep CMake's own error, not archscope's markers
+    std::string cmakeError;
+    std::istringstream in(output);
+    for (std::string l; std::getline(in, l);)
+      if (l.find("ARCHSCOPE_") == std::string::npos && !l.empty() && cmakeError.size() < 300)
+        cmakeError += (cmakeError.empty() ? "" : " | ") + l;
+    report.errors.push_back(lists.string() + ": its arch filters failed in cmake -P (exit " + std::to_string(rc) +
+                            "): " + cmakeError + err);
+  }
   auto gpus = parseArchList(targetArchs);
   std::vector<ComputeCapability> ccs;
   for (const auto &t : gpus) ccs.push_back(t.cc);

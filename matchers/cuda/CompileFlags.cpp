@@ -76,10 +76,20 @@ const CompileFlags::Database *CompileFlags::databaseFor(const std::string &dir) 
   auto [it, inserted] = databases_.try_emplace(dbPath);
   if (!inserted) return &it->second;
   auto buffer = llvm::MemoryBuffer::getFile(dbPath);
-  if (!buffer) return &it->second;
+  if (!buffer) {
+    warnings_.push_back(dbPath + ": cannot read: " + buffer.getError().message() + "; flags inferred");
+    return &it->second;
+  }
   auto json = llvm::json::parse((*buffer)->getBuffer());
-  if (!json) { llvm::consumeError(json.takeError()); return &it->second; } // malformed: inferred flags
-  if (const auto *entries = json->getAsArray())
+  if (!json) { // malformed: inferred flags
+    warnings_.push_back(dbPath + ": not valid JSON (" + llvm::toString(json.takeError()) + "); flags inferred");
+    return &it->second;
+  }
+  const auto *entries = json->getAsArray();
+  if (!entries) warnings_.push_back(dbPath + ": not a JSON array of compile commands; flags inferred");
+  size_t missing = 0;
+  std::string firstMissing;
+  if (entries)
     for (const auto &e : *entries) {
       const auto *o = e.getAsObject();
       if (!o) continue;
@@ -88,9 +98,13 @@ const CompileFlags::Database *CompileFlags::databaseFor(const std::string &dir) 
       if (file.empty()) continue;
       if (!file.is_absolute()) file = directory / file;
       std::error_code ec;
+      if (!fs::exists(file, ec) && missing++ == 0) firstMissing = file.string();
       auto canonical = fs::weakly_canonical(file, ec);
       it->second.byFile[canonical.string()] = keptFlags(commandArgs(*o), directory);
     }
+  if (missing)
+    warnings_.push_back(dbPath + ": " + std::to_string(missing) + " entr" + (missing == 1 ? "y names a file" : "ies name files") +
+                        " that do not exist (first: " + firstMissing + "); is it from another checkout?");
   return &it->second;
 }
 
@@ -105,6 +119,11 @@ std::vector<std::string> CompileFlags::argsFor(const std::string &file) {
     if (d == d.parent_path() || fs::exists(d / ".git", ec) || fs::exists(d / "pyproject.toml", ec)) break;
   }
   return out;
+}
+
+std::vector<std::string> CompileFlags::warnings() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return warnings_;
 }
 
 std::string CompileFlags::sourceOf(const std::string &file) {

@@ -21,6 +21,10 @@ public:
   std::vector<std::string> argsFor(const std::string &file);
   /// Where the flags of `file` came from: a compile_commands.json or "inferred".
   std::string sourceOf(const std::string &file);
+  /// Problems with the databases read so far (malformed, entries naming
+  /// files that do not exist), each naming the file; their files fall back
+  /// to inferred flags.
+  std::vector<std::string> warnings();
 
 private:
   struct Database {
@@ -29,6 +33,7 @@ private:
   const Database *databaseFor(const std::string &dir);
   std::map<std::string, Database> databases_; ///< by compile_commands.json path ("" = none)
   std::map<std::string, std::string> dbPathByDir_;
+  std::vector<std::string> warnings_;
   std::mutex mutex_;
 };
 
