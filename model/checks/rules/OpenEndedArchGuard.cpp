@@ -38,7 +38,9 @@ public:
       if (eval(in, g, ComputeCapability{99, 0}) != Tri::True) continue; // bounded above
       std::vector<std::string> lacking;
       for (auto gpu : tableGpus(in.table))
-        if (eval(in, g, gpu) == Tri::True && familiesOn(in, g.backend, gpu).empty()) lacking.push_back(gpu.name());
+        if (eval(in, g, gpu) == Tri::True && familiesOn(in, g.backend, gpu).empty() &&
+            (g.kind != GuardFact::Kind::Select || autoPicks(in, g.backend, gpu)))
+          lacking.push_back(gpu.name());
       Evidence site = siteOf(g);
       if (lacking.empty() || !seen.insert(site.path + ":" + std::to_string(site.line) + g.backend).second) continue;
       std::string families;
@@ -56,6 +58,14 @@ public:
   }
 
 private:
+  /// Whether the engine's automatic choice on `gpu` is `backend`: an earlier
+  /// selection that wins there makes a later open-ended one harmless.
+  static bool autoPicks(const CheckInput &in, const std::string &backend, ComputeCapability gpu) {
+    for (const auto &c : in.matrix.cells)
+      if (c.backend == "auto" && c.target == gpu) return c.picked == backend;
+    return false;
+  }
+
   static Tri eval(const CheckInput &in, const GuardFact &g, ComputeCapability gpu) {
     return g.cond.eval(defaultWorld(in, g.cond, gpu, g.kind == GuardFact::Kind::Select ? "auto" : g.backend));
   }
