@@ -106,8 +106,11 @@ public:
     if (auto cached = req_.cache.get ? req_.cache.get(key) : std::nullopt) return *cached;
     llvm::SmallString<128> out;
     llvm::sys::fs::createTemporaryFile("archscope-isa", "ptx", out);
-    auto r = runProcess({nvcc_, "-ptx", "-std=c++17", "-arch=" + computeName(home_), source.string(), "-o",
-                         out.str().str()});
+    // -O1 in the front end: less unrolling, half the PTX for ptxas to read;
+    // the instructions the family needs (its mma/tcgen05/cp.async asm and
+    // intrinsics) are the same.
+    auto r = runProcess({nvcc_, "-ptx", "-std=c++17", "-Xcicc", "-O1", "-arch=" + computeName(home_),
+                         source.string(), "-o", out.str().str()});
     std::string text = readText(out.str().str());
     llvm::sys::fs::remove(out);
     if (r.exitCode != 0 || text.empty()) {
