@@ -4,6 +4,8 @@
 
 #include "model/Errors.h"
 #include "tool/Audit.h"
+#include "tool/Diff.h"
+#include "tool/Docs.h"
 #include "tool/Archs.h"
 #include "tool/Guards.h"
 #include "tool/Lint.h"
@@ -20,7 +22,9 @@ namespace {
 
 void writeOutput(const Options &opts, const std::string &text) {
   if (opts.output.empty()) {
-    std::cout << text;
+    // A report that never arrived must not exit as if it had (CI reads the code).
+    if (!(std::cout << text << std::flush))
+      throw ArchscopeError(ExitInput, "cannot write to standard output", "check the disk or pipe it goes to");
     return;
   }
   std::ofstream out(opts.output, std::ios::binary);
@@ -87,6 +91,13 @@ int explain(const Options &optsIn) {
 
 int runCommand(const Options &opts) {
   if (opts.command == "explain") return explain(opts);
+  if (opts.command == "docs") return runDocs(opts); // -o is its folder, not a file
+  if (opts.command == "diff") {
+    std::ostringstream out;
+    int code = runDiff(opts, out);
+    writeOutput(opts, out.str());
+    return code;
+  }
   if (opts.command == "guards" || opts.command == "archs" || opts.command == "lint" || opts.command == "validate") {
     std::ostringstream out;
     int code = opts.command == "guards" ? runGuards(opts, out)

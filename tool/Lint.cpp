@@ -11,6 +11,9 @@
 #include "tool/Archs.h"
 #include "tool/Audit.h"
 #include "tool/Guards.h"
+#include "tool/lint/Baseline.h"
+#include "tool/lint/DiffBase.h"
+#include "tool/lint/LintRun.h"
 #include "tool/output/FindingEmitters.h"
 
 #include <chrono>
@@ -31,16 +34,6 @@ void listRules(std::ostream &out) {
   for (const auto &r : checks::allRules())
     out << std::left << std::setw(28) << r->info().id << std::setw(9) << severityName(r->info().severity)
         << r->info().summary << "\n";
-}
-
-/// rule id -> severity, or nullopt for --off; unknown ids are usage errors.
-std::map<std::string, std::optional<Severity>> severityOverrides(const Options &opts) {
-  std::map<std::string, std::optional<Severity>> out;
-  for (const auto &[id, level] : opts.ruleSeverity) {
-    if (!checks::findRule(id)) throw usageError("unknown rule '" + id + "'", "archscope lint --list-rules shows them");
-    out[id] = level == "off" ? std::nullopt : parseSeverity(level);
-  }
-  return out;
 }
 
 /// The CMake arch sets of every tree that has a CMake build with helpers.
@@ -104,7 +97,8 @@ std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::Gu
     std::ifstream in(g.path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    if (!cuda::mayHaveRuntimeChecks(text.str())) continue;
+    if (!cuda::mayHaveRuntimeChecks(text.str()) && text.str().find("MaxDynamicSharedMemorySize") == std::string::npos)
+      continue;
     auto report = cuda::extractRuntimeChecks(g.path, flags.argsFor(g.path));
     for (const auto &e : report.errors) warnings.push_back(g.path + ": " + e);
     out.push_back(std::move(report));
@@ -112,55 +106,90 @@ std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::Gu
   return out;
 }
 
+std::string plural(size_t n, const std::string &word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+/// The summary line on standard error: what was reported, hidden and read.
+void printSummary(const LintReport &report, const std::string &stats, double seconds) {
+  std::cerr << "archscope: " << plural(report.findings.size(), "finding");
+  if (report.suppressed) std::cerr << ", " << report.suppressed << " suppressed inline";
+  if (report.baselined) std::cerr << ", " << report.baselined << " in the baseline";
+  if (report.preExisting) std::cerr << ", " << report.preExisting << " already before the diff base";
+  std::cerr << "; " << stats << " in " << std::fixed << std::setprecision(2) << seconds << " s\n";
+}
+
+void emitReport(const Options &opts, const LintReport &report, std::ostream &out) {
+  if (opts.format == "json") emitLintJson(report, out);
+  else if (opts.format == "sarif") emitLintSarif(report, out);
+  else emitFindingsText(report.findings, out, opts.color);
+}
+
 } // namespace
 
-int runLint(const Options &opts, std::ostream &out) {
-  if (opts.listRules) { listRules(out); return ExitClean; }
-  auto threshold = parseSeverity(opts.minSeverity);
-  if (!threshold) throw usageError("bad --min-severity '" + opts.minSeverity + "'", "use note, warning or error");
-  auto overrides = severityOverrides(opts);
-  auto start = std::chrono::steady_clock::now();
+namespace lint {
 
+RawLint collectFindings(const Options &opts) {
   AuditResult audit = runAudit(opts);
   std::string dataDir = dataDirOf(opts);
   ArchTable table = ArchTable::load(dataDir + "/arch-table.yaml");
   KernelFamilies families = KernelFamilies::load(dataDir + "/kernel-families.yaml");
-  std::vector<std::string> warnings = audit.matrix.warnings;
+  RawLint raw;
+  raw.warnings = audit.matrix.warnings;
+  raw.roots = audit.roots;
 
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
   auto files = cudaSourcesUnder(audit.roots);
-  auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress);
+  auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress, &raw.warnings);
   for (const auto &g : guards)
-    for (const auto &e : g.errors) warnings.push_back(g.path + ": " + e);
-  auto archSets = archSetsOf(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings);
-  auto runtime = runtimeChecksOf(guards, warnings);
+    for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
+  auto archSets = archSetsOf(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
+  auto runtime = runtimeChecksOf(guards, raw.warnings);
 
   checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,
                         audit.quantFlags, guards,  archSets, runtime};
-  std::vector<Finding> findings;
   PathResolver paths(audit.roots);
   for (auto &f : checks::runChecks(in)) {
     paths.apply(f);
-    if (auto it = overrides.find(f.rule); it != overrides.end()) {
-      if (!it->second) continue;
-      f.severity = *it->second;
-    }
-    if (f.severity >= *threshold) findings.push_back(std::move(f));
+    raw.findings.push_back(std::move(f));
   }
-  std::vector<checks::RuleInfo> rules;
-  for (const auto &r : checks::allRules()) rules.push_back(r->info());
-  if (opts.format == "json") emitFindingsJson(findings, warnings, rules, out);
-  else emitFindingsText(findings, out, opts.color);
+  raw.stats = "read " + std::to_string(audit.filesListed) + " Python files, " + std::to_string(files.size()) +
+              " CUDA files x " + std::to_string(guardTargets({}).size()) + " targets, " +
+              plural(archSets.size(), "CMake build");
+  return raw;
+}
+
+} // namespace lint
+
+int runLint(const Options &opts, std::ostream &out) {
+  if (opts.listRules) { listRules(out); return ExitClean; }
+  lint::LintConfig config = lint::effectiveConfig(opts);
+  if (opts.dumpConfig) { lint::dumpConfig(config, out); return ExitClean; }
+  auto start = std::chrono::steady_clock::now();
+
+  lint::RawLint raw = lint::collectFindings(opts);
+  std::string stats = raw.stats;
+  std::vector<std::string> roots = raw.roots;
+  LintReport report = lint::buildReport(std::move(raw), config);
+  if (!opts.writeBaseline.empty()) {
+    lint::writeBaseline(opts.writeBaseline, report.findings, report.fingerprints, lint::portablePaths(report, roots));
+    if (!opts.quiet)
+      std::cerr << "archscope: wrote " << plural(report.findings.size(), "finding") << " to " << opts.writeBaseline
+                << "\n";
+    return ExitClean;
+  }
+  if (!config.baseline.empty()) lint::dropFingerprints(report, lint::readBaseline(config.baseline), report.baselined);
+  if (!opts.diffBase.empty())
+    lint::dropFingerprints(report, lint::fingerprintsAt(opts, config, opts.diffBase), report.preExisting);
+  emitReport(opts, report, out);
 
   if (!opts.quiet) {
-    for (const auto &w : warnings) std::cerr << "archscope: warning: " << w << "\n";
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cerr << "archscope: " << findings.size() << " finding" << (findings.size() == 1 ? "" : "s") << "; read "
-              << audit.filesListed << " Python files, " << files.size() << " CUDA files x " << guardTargets({}).size()
-              << " targets, " << archSets.size() << " CMake build" << (archSets.size() == 1 ? "" : "s") << " in "
-              << std::fixed << std::setprecision(2) << s << " s\n";
+    for (const auto &w : report.warnings) std::cerr << "archscope: warning: " << w << "\n";
+    for (const auto &n : report.notices) std::cerr << n.where.path << ":" << n.where.line << ":" << n.where.col
+                                                   << ": warning: " << n.message << " [" << n.id << "]\n";
+    printSummary(report, stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  return findings.empty() ? ExitClean : ExitFindings;
+  return report.findings.empty() ? ExitClean : ExitFindings;
 }
 
 } // namespace archscope

@@ -25,14 +25,24 @@ commands:
                                 --targets takes build targets: sm_100a,sm_120f)
   lint [PATH]                   findings where the layers disagree (Python dispatch,
                                 CUDA #if per target, CMake arch sets), clang-style
-                                text or json; exit 1 when any finding is at or above
-                                --min-severity
+                                text, json or sarif; exit 1 when any finding is at
+                                or above --min-severity; inline suppressions
+                                (# archscope: ignore[rule-id]), baselines, config
   validate [PATH]               compile each claimed cell's NVFP4 MoE kernel family for
                                 its target (nvcc/ptxas: which instruction is missing),
                                 merge launch results (--merge FILE from GPU machines:
                                 validation/launch_probes.py), upgrade the cells;
                                 --isa-only prints the family x target ISA matrix,
                                 --results FILE writes what this run proved
+  diff REV_A REV_B [PATH]       what a change does to the matrix: PATH (default: the
+                                working directory, inside a git checkout) audited at
+                                both revisions, cells compared; text, json, or
+                                markdown for a pull-request comment;
+                                --fail-on-regression exits 1 when a supported cell
+                                becomes crash-risk or rejected
+  docs [PATH] -o DIR            compatibility pages: DIR/index.md, backends/*.md,
+                                rules/*.md and one self-contained DIR/index.html;
+                                --lint adds each rule's current findings
   archs PATH                    the arch lists a CMake build gives each kernel, by
                                 running the engine's own arch-filter helpers
                                 (--cuda-archs "9.0;10.0;12.0;12.1", --cuda 13.0)
@@ -58,6 +68,13 @@ options:
   --error=ID, --warning=ID, --note=ID, --off=ID
                         lint: set one rule's severity, or turn it off
   --list-rules          lint: print the rules and exit
+  --format sarif        lint: SARIF 2.1.0 for code scanning (docs/lint.md)
+  --baseline FILE       lint: hide the findings recorded in FILE
+  --write-baseline FILE lint: record the current findings in FILE and exit 0
+  --diff-base REV       lint: report only findings the change since git REV adds
+  --config FILE         lint: settings file (default: the nearest .archscope.yaml
+                        above PATH, up to the top of its git work tree)
+  --dump-config         lint: print the effective configuration and exit
   -h, --help            this help
   --version             archscope's version
 
@@ -112,9 +129,16 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "--error" || a == "--warning" || a == "--note" || a == "--off")
       opts.ruleSeverity.emplace_back(next(), a.substr(2));
     else if (a == "--list-rules") opts.listRules = true;
+    else if (a == "--baseline") opts.baseline = next();
+    else if (a == "--write-baseline") opts.writeBaseline = next();
+    else if (a == "--diff-base") opts.diffBase = next();
+    else if (a == "--config") opts.configFile = next();
+    else if (a == "--dump-config") opts.dumpConfig = true;
     else if (a == "--isa-only") opts.isaOnly = true;
     else if (a == "--merge") opts.mergeFiles.push_back(next());
     else if (a == "--results") opts.resultsFile = next();
+    else if (a == "--fail-on-regression") opts.failOnRegression = true;
+    else if (a == "--lint") opts.docsLint = true;
     else if (a.size() > 1 && a[0] == '-') throw usageError("unknown option '" + a + "'", "see archscope --help");
     else positional.push_back(a);
   }
@@ -131,6 +155,19 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     opts.explainBackend = positional[0];
     opts.explainTarget = positional[1];
     if (positional.size() == 3) opts.path = positional[2];
+  } else if (opts.command == "diff") {
+    if (positional.size() < 2 || positional.size() > 3)
+      throw usageError("diff needs REV_A REV_B [PATH]", "e.g. archscope diff origin/main HEAD python/");
+    opts.revA = positional[0];
+    opts.revB = positional[1];
+    if (positional.size() == 3) opts.path = positional[2];
+    if (opts.format != "text" && opts.format != "json" && opts.format != "markdown")
+      throw usageError("diff writes text, json or markdown, not '" + opts.format + "'");
+  } else if (opts.command == "docs") {
+    if (positional.size() > 1) throw usageError("docs takes one PATH, got " + std::to_string(positional.size()));
+    if (!positional.empty()) opts.path = positional[0];
+    if (opts.output.empty())
+      throw usageError("docs needs -o DIR, the folder to write the pages into", "e.g. archscope docs ~/src/sglang -o compat");
   } else if (opts.command == "archs") {
     if (positional.size() != 1) throw usageError("archs needs one CMake project folder", "e.g. archscope archs ~/src/vllm");
     opts.paths = positional;
@@ -138,14 +175,17 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     if (positional.empty()) throw usageError("guards needs at least one file or folder", "e.g. archscope guards csrc/");
     opts.paths = positional;
   } else {
-    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, lint, validate, guards, archs (see --help)");
+    throw usageError("unknown command '" + opts.command + "'", "commands: audit, explain, lint, diff, docs, validate, guards, archs (see --help)");
   }
   static const std::vector<std::string> formats = {"text", "json", "yaml", "markdown"};
-  if ((opts.command == "guards" || opts.command == "archs" || opts.command == "lint" || opts.command == "validate") &&
+  bool lintSarif = opts.command == "lint" && opts.format == "sarif"; // SARIF is lint's alone
+  if (!lintSarif &&
+      (opts.command == "guards" || opts.command == "archs" || opts.command == "lint" || opts.command == "validate") &&
       opts.format != "text" &&
       opts.format != "json")
-    throw usageError(opts.command + " writes text or json, not '" + opts.format + "'");
-  if (std::find(formats.begin(), formats.end(), opts.format) == formats.end())
+    throw usageError(opts.command + " writes " + (opts.command == "lint" ? "text, json or sarif" : "text or json") +
+                     ", not '" + opts.format + "'");
+  if (!lintSarif && std::find(formats.begin(), formats.end(), opts.format) == formats.end())
     throw usageError("unknown format '" + opts.format + "'", "use text, json, yaml or markdown");
   if (!opts.output.empty()) opts.color = false;
   return true;

@@ -24,12 +24,20 @@ struct Options {
   bool quiet = false;
   bool noCache = false;
   bool preprocessOnly = false;
-  std::string minSeverity = "warning"; ///< lint: report/fail threshold
+  std::string minSeverity;             ///< lint: report/fail threshold ("" = config, else warning)
   std::vector<std::pair<std::string, std::string>> ruleSeverity; ///< lint: rule id -> error|warning|note|off
   bool listRules = false;
+  std::string configFile;              ///< lint: --config FILE ("" = find .archscope.yaml)
+  bool dumpConfig = false;             ///< lint: print the effective configuration
+  std::string baseline;                ///< lint: hide the findings of this baseline
+  std::string writeBaseline;           ///< lint: write the findings as a baseline
+  std::string diffBase;                ///< lint: only findings new since this git revision
   bool isaOnly = false;                ///< validate: only the ISA verdict matrix
   std::vector<std::string> mergeFiles; ///< validate: results files of other machines
   std::string resultsFile;             ///< validate: write the merged results here
+  std::string revA, revB;              ///< diff: the two git revisions
+  bool failOnRegression = false;       ///< diff: exit 1 when a supported cell becomes crash-risk/rejected
+  bool docsLint = false;               ///< docs: run lint too and list each rule's findings
   std::string cudaArchs;            ///< archs: the build's arch list (TORCH_CUDA_ARCH_LIST style) ///< guards: the speed baseline, nothing recorded
 };
 

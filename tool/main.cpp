@@ -4,6 +4,8 @@
 #include "tool/Commands.h"
 #include "tool/Options.h"
 
+#include <llvm/Support/ErrorHandling.h>
+
 #include <cstdio>
 #include <iostream>
 #include <malloc.h>
@@ -18,12 +20,20 @@ namespace {
   std::fflush(nullptr);
   _exit(code);
 }
+
+/// LLVM's own fatal errors would exit 1, which reads as "findings": an
+/// internal error must never look like a lint result, nor like a clean run.
+void llvmFatalError(void *, const char *reason, bool) {
+  std::cerr << "archscope: internal error: " << reason << " (please report it)\n";
+  finish(archscope::ExitInternal);
+}
 } // namespace
 
 int main(int argc, char **argv) {
   using namespace archscope;
   mallopt(M_ARENA_MAX, 2);          // one arena per core, not per thread
   mallopt(M_TOP_PAD, 64 << 20);     // grow the heap in large steps
+  llvm::install_fatal_error_handler(llvmFatalError);
   try {
     Options opts;
     if (!parseOptions(argc, argv, opts)) finish(ExitClean);
@@ -35,6 +45,9 @@ int main(int argc, char **argv) {
     finish(e.code());
   } catch (const std::exception &e) {
     std::cerr << "archscope: internal error: " << e.what() << " (please report it)\n";
+    finish(ExitInternal);
+  } catch (...) {
+    std::cerr << "archscope: internal error: unknown exception (please report it)\n";
     finish(ExitInternal);
   }
 }

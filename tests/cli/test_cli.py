@@ -340,7 +340,7 @@ class Lint(unittest.TestCase):
     def test_bad_lint_flags_exit_2(self):
         for args, needle in [(("--off=no-such-rule",), "unknown rule 'no-such-rule'"),
                              (("--min-severity", "loud"), "bad --min-severity"),
-                             (("--format", "yaml"), "lint writes text or json")]:
+                             (("--format", "yaml"), "lint writes text, json or sarif")]:
             r = run("lint", str(RULES / "cmake-arch-drop" / "engine"), *args)
             self.assertEqual(r.returncode, 2, (args, r.stderr))
             self.assertIn(needle, r.stderr)
@@ -385,6 +385,34 @@ class BinaryLayer(unittest.TestCase):
         self.assertEqual(cells[("gen", "sm_103")]["verdict"], "crash-risk")  # sm_100a does not load on a B300
         self.assertEqual(cells[("gen", "sm_103")]["lacking"], "binary")
         self.assertIn("no cubin in _kernels.abi3.so loads on sm_120", cells[("gen", "sm_120")]["reason"])
+        r = run("validate", str(tmp), "--targets", "sm_100,sm_103", "--format", "json", "-q", timeout=600)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        proofs = {(c["backend"], c["target"]): c for c in json.loads(r.stdout)["cells"]}
+        self.assertEqual(proofs[("gen", "sm_103")]["binary"], "binary-missing")
+        self.assertEqual(proofs[("gen", "sm_100")]["binary"], "binary-present")
+
+
+class BadLowerLayerInput(unittest.TestCase):
+    def test_each_bad_input_is_named_and_the_rest_completes(self):
+        tmp = pathlib.Path(tempfile.mkdtemp())
+        make_tree(tmp, {
+            "compile_commands.json": "{ not json",
+            "csrc/scaled_mm_sm120.cu": (RULES / "exact-arch-equality/engine/csrc/scaled_mm_sm120.cu").read_text(),
+            "cmake/utils.cmake": 'function(cuda_archs_loose_intersection OUT SRC TGT)\n  message(FATAL_ERROR "boom")\nendfunction()\n',
+            "CMakeLists.txt": 'cmake_minimum_required(VERSION 3.20)\nproject(x)\ninclude(cmake/utils.cmake)\n'
+                              'cuda_archs_loose_intersection(A "10.0a" "${CUDA_ARCHS}")\n',
+        })
+        if shutil.which("gcc"):  # a shared object without CUDA code
+            (tmp / "n.c").write_text("int f(void) { return 1; }\n")
+            subprocess.run(["gcc", "-shared", "-fPIC", str(tmp / "n.c"), "-o", str(tmp / "libplain.so")], check=True)
+        r = run("lint", str(tmp), "--format", "json")
+        self.assertEqual(r.returncode, 1, r.stderr)  # the .cu finding still comes
+        doc = json.loads(r.stdout)
+        self.assertEqual([f["rule"] for f in doc["findings"]], ["exact-arch-equality"])
+        warnings = " ".join(doc["warnings"])
+        self.assertIn("compile_commands.json: not valid JSON", warnings)
+        self.assertIn("CMakeLists.txt: its arch filters failed in cmake -P", warnings)
+        self.assertIn("boom", warnings)
 
 
 class Validate(unittest.TestCase):

@@ -88,6 +88,8 @@ void toYaml(const json::Value &v, YAML::Emitter &out) {
 
 } // namespace
 
+json::Value cellDocument(const Cell &c) { return cellJson(c); }
+
 json::Value matrixDocument(const Matrix &m) {
   json::Array trees, targets, backends, cells, predicates, warnings, quants;
   for (const auto &t : m.trees)

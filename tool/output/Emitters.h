@@ -15,6 +15,8 @@ namespace archscope {
 
 /// The matrix as one structured document (shared by JSON and YAML).
 llvm::json::Value matrixDocument(const Matrix &m);
+/// One cell as matrixDocument writes it (diff reuses it).
+llvm::json::Value cellDocument(const Cell &c);
 void emitJson(const Matrix &m, std::ostream &out);
 void emitYaml(const Matrix &m, std::ostream &out);
 void emitText(const Matrix &m, std::ostream &out, bool color);

@@ -75,4 +75,22 @@ void emitFindingsJson(const std::vector<Finding> &findings, const std::vector<st
   out << os.str() << "\n";
 }
 
+void emitLintJson(const LintReport &report, std::ostream &out) {
+  std::vector<std::string> warnings = report.warnings;
+  for (const auto &n : report.notices) warnings.push_back(noticeLine(n));
+  llvm::json::Value doc = findingsDocument(report.findings, warnings, report.rules);
+  auto *root = doc.getAsObject();
+  auto *list = root->getArray("findings");
+  for (size_t i = 0; i < list->size(); ++i)
+    (*list)[i].getAsObject()->try_emplace("fingerprint", report.fingerprints[i]);
+  root->try_emplace("hidden", llvm::json::Object{{"suppressed", static_cast<int64_t>(report.suppressed)},
+                                                 {"below_threshold", static_cast<int64_t>(report.belowThreshold)},
+                                                 {"baseline", static_cast<int64_t>(report.baselined)},
+                                                 {"before_diff_base", static_cast<int64_t>(report.preExisting)}});
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("{0:2}", doc);
+  out << os.str() << "\n";
+}
+
 } // namespace archscope
