@@ -9,6 +9,7 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <filesystem>
 #include <iomanip>
 
 namespace archscope {
@@ -27,6 +28,21 @@ std::string join(const std::vector<std::string> &v, const char *sep) {
 } // namespace
 
 std::string defaultBuildArchs() { return kDefaultBuild; }
+
+std::vector<build::ArchSetReport> cmakeArchSets(const std::vector<std::string> &roots, const std::string &cuda,
+                                                std::vector<std::string> &warnings) {
+  std::vector<build::ArchSetReport> out;
+  for (const auto &root : roots) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(root) / "CMakeLists.txt", ec) ||
+        !std::filesystem::is_directory(std::filesystem::path(root) / "cmake", ec))
+      continue;
+    auto report = build::evaluateArchSets(root, defaultBuildArchs(), cuda);
+    for (const auto &e : report.errors) warnings.push_back("cmake: " + e);
+    if (!report.calls.empty() || !report.sources.empty()) out.push_back(std::move(report));
+  }
+  return out;
+}
 
 int runArchs(const Options &opts, std::ostream &out) {
   std::string build = opts.cudaArchs.empty() ? defaultBuildArchs() : opts.cudaArchs;

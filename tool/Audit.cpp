@@ -10,6 +10,7 @@
 #include "model/MatrixBuilder.h"
 #include "model/Profile.h"
 #include "model/link/EntryLinker.h"
+#include "tool/Archs.h"
 #include "tool/Cache.h"
 #include "tool/Guards.h"
 
@@ -298,7 +299,8 @@ AuditResult runAudit(const Options &opts) {
         for (const auto &img : images)
           if (!img.error.empty()) warnings.push_back(img.error);
         return images;
-      });
+      },
+      [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
   result.matrix = buildMatrix(extracted.facts, req, &lower);
   result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);

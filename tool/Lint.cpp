@@ -36,21 +36,6 @@ void listRules(std::ostream &out) {
         << r->info().summary << "\n";
 }
 
-/// The CMake arch sets of every tree that has a CMake build with helpers.
-std::vector<build::ArchSetReport> archSetsOf(const std::vector<std::string> &roots, const std::string &cuda,
-                                             std::vector<std::string> &warnings) {
-  std::vector<build::ArchSetReport> out;
-  for (const auto &root : roots) {
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::path(root) / "CMakeLists.txt", ec) || !fs::is_directory(fs::path(root) / "cmake", ec))
-      continue;
-    auto report = build::evaluateArchSets(root, defaultBuildArchs(), cuda);
-    for (const auto &e : report.errors) warnings.push_back("cmake: " + e);
-    if (!report.calls.empty()) out.push_back(std::move(report));
-  }
-  return out;
-}
-
 /// Evidence paths as a reader can open them from the working directory:
 /// Python facts name files relative to their tree (a dependency's with the
 /// tree's folder name first); the other layers give real paths.
@@ -143,7 +128,7 @@ RawLint collectFindings(const Options &opts) {
   auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress, &raw.warnings);
   for (const auto &g : guards)
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
-  auto archSets = archSetsOf(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
+  auto archSets = cmakeArchSets(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
   auto runtime = runtimeChecksOf(guards, raw.warnings);
 
   checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,

@@ -111,6 +111,18 @@ std::vector<std::string> droppedGpus(const std::string &requested, const std::st
   return out;
 }
 
+/// `set_gencode_flags_for_srcs`-style helpers: they give sources an arch list.
+bool isSourceArchSetter(const std::string &name) {
+  return name.find("gencode") != std::string::npos && name.find("src") != std::string::npos;
+}
+
+/// The value after `key` in a keyword-argument call ("SRCS" "${SRCS}").
+std::string keywordArg(const std::vector<std::string> &args, const char *key) {
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == key) return args[i + 1];
+  return "";
+}
+
 bool isArchFilter(const std::string &name) {
   return name.find("arch") != std::string::npos &&
          (name.find("intersection") != std::string::npos || name.find("filter") != std::string::npos);
@@ -186,6 +198,14 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
       if (!branch.empty()) branch.pop_back(), decided.pop_back(), versionChain.pop_back();
     } else if (c.name == "set" || c.name == "list") {
       script << c.name << "(" << c.args << ")\n";
+    } else if (isSourceArchSetter(c.name)) {
+      auto args = splitArgs(c.args);
+      std::string srcs = keywordArg(args, "SRCS"), archs = keywordArg(args, "CUDA_ARCHS");
+      if (srcs.empty() || archs.empty()) continue;
+      std::string where;
+      for (const auto &b : branch) where += (where.empty() ? "" : " > ") + b;
+      report.sources.push_back({c.line, "", "", where});
+      script << "message(\"ARCHSCOPE_GENCODE|" << c.line << "|\" " << srcs << " \"|\" " << archs << ")\n";
     } else if (helpers.count(c.name)) {
       auto args = splitArgs(c.args);
       if (args.size() < 3) continue;
@@ -235,8 +255,20 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
   std::istringstream lines(output);
   std::string l;
   static const std::regex re(R"(ARCHSCOPE_(SRC|OUT)\|(\d+)\|(.*))");
+  static const std::regex gencode(R"(ARCHSCOPE_GENCODE\|(\d+)\|(.*)\|([^|]*))");
+  std::vector<SourceArchs> sources;
   while (std::getline(lines, l)) {
     std::smatch m;
+    if (std::regex_search(l, m, gencode)) { // one record per source of the call
+      int line = std::stoi(m[1]);
+      std::string branchText;
+      for (const auto &s : report.sources)
+        if (s.line == line) branchText = s.branch;
+      std::stringstream files(m[2].str());
+      for (std::string f; std::getline(files, f, ';');)
+        if (!f.empty()) sources.push_back({line, (fs::path(root) / f).lexically_normal().string(), m[3], branchText});
+      continue;
+    }
     if (!std::regex_search(l, m, re)) continue;
     int line = std::stoi(m[2]);
     for (auto &call : report.calls) {
@@ -249,6 +281,7 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
       }
     }
   }
+  report.sources = std::move(sources); // only the calls cmake reached
   return report;
 }
 

@@ -27,11 +27,21 @@ struct ArchSetCall {
   bool decidable = true;              ///< every enclosing condition tests the CUDA version
 };
 
+/// The arch list a source file is compiled for (vLLM's
+/// `set_gencode_flags_for_srcs(SRCS ... CUDA_ARCHS ...)`), evaluated.
+struct SourceArchs {
+  int line = 0;
+  std::string file;   ///< absolute
+  std::string archs;  ///< "10.0f;11.0f" ("" = built for nothing)
+  std::string branch; ///< enclosing conditions, "" at top level
+};
+
 struct ArchSetReport {
   std::string cmakeLists;
   std::string buildArchs;             ///< the GPUs the build targets, as given
   std::vector<std::string> helperFiles;
   std::vector<ArchSetCall> calls;
+  std::vector<SourceArchs> sources; ///< per-source arch lists, in file order
   std::vector<std::string> errors;
 };
 

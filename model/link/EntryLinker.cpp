@@ -195,6 +195,42 @@ void applyChecks(EntryCoverage &c, const std::vector<cuda::RuntimeCheck> &assert
     }
 }
 
+/// The arch lists CMake gives the defining files: a GPU none of whose lists
+/// runs there gets no kernel from the build, whatever the #if regions say.
+void applyBuild(EntryCoverage &c, const std::vector<build::ArchSetReport> &reports,
+                const std::vector<std::string> &defFiles, ComputeCapability gpu) {
+  std::vector<const build::SourceArchs *> lists;
+  for (const auto &r : reports)
+    for (const auto &s : r.sources)
+      for (const auto &f : defFiles) {
+        std::error_code ec;
+        if (fs::weakly_canonical(s.file, ec) == fs::weakly_canonical(f, ec)) lists.push_back(&s);
+      }
+  if (lists.empty()) return;
+  std::string all;
+  for (const auto *s : lists) {
+    std::stringstream archs(s->archs);
+    for (std::string a; std::getline(archs, a, ';');)
+      if (auto t = Target::parse(a); t && t->runsOn(gpu)) {
+        c.chain.push_back({reports.front().cmakeLists, s->line, 1, "build", "CUDA_ARCHS " + s->archs,
+                           "compiled for " + a + ", which runs on " + gpu.name()});
+        return;
+      }
+    all += (all.empty() ? "" : ", ") + (s->archs.empty() ? std::string("nothing") : s->archs);
+  }
+  const auto *first = lists.front();
+  c.built = Tri::False;
+  c.layer = "build";
+  bool none = std::all_of(lists.begin(), lists.end(), [](const build::SourceArchs *s) { return s->archs.empty(); });
+  c.why = fs::path(first->file).filename().string() + (none ? " is compiled for no arch" : " is compiled for " + all + " only") +
+          ": nothing that runs on " + gpu.name();
+  for (const auto &r : reports)
+    for (const auto *s : lists)
+      if (std::any_of(r.sources.begin(), r.sources.end(), [&](const build::SourceArchs &x) { return &x == s; }))
+        c.chain.push_back({r.cmakeLists, s->line, 1, "build", "CUDA_ARCHS " + s->archs,
+                           "no arch here runs on " + gpu.name()});
+}
+
 /// The shipped object that holds the namespace's ops: named like it, or in a
 /// package folder named like it.
 const binary::BinaryImage *imageOf(const std::vector<binary::BinaryImage> &images, const std::string &ns) {
@@ -225,7 +261,7 @@ void applyBinary(EntryCoverage &c, const binary::BinaryImage &img, ComputeCapabi
 } // namespace
 
 LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards,
-                        const BinaryReader &binaries) {
+                        const BinaryReader &binaries, const ArchSetReader &archSetReader) {
   LowerLayers out;
   out.read = true;
   std::set<std::string> entries;
@@ -235,6 +271,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
 
   auto files = readSources(req.roots);
   auto images = binaries ? binaries() : std::vector<binary::BinaryImage>{};
+  auto archSets = archSetReader ? archSetReader() : std::vector<build::ArchSetReport>{};
   std::vector<cuda::OpRegistration> regs;
   for (const auto &f : files)
     if (f.text.find("TORCH_LIBRARY") != std::string::npos || f.text.find("PYBIND11_MODULE") != std::string::npos ||
@@ -272,6 +309,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       for (const auto &[f, line] : defs) chain.push_back({f->path, line, 1, "cpp", fn + "(...)", "defines " + fn});
       chain.insert(chain.end(), c.chain.begin(), c.chain.end());
       c.chain = std::move(chain);
+      applyBuild(c, archSets, defFiles, gpu);
       if (img) applyBinary(c, *img, gpu);
       applyChecks(c, asserts, gpu);
       byGpu[gpu] = std::move(c);

@@ -7,12 +7,15 @@
 // define `fn`, and reads those files' per-target guard reports: a GPU gets
 // the kernel when some build target that runs on it compiles a kernel body.
 // An installed engine's shared object that registers the entry's namespace
+// A CMake build that gives the defining file an arch list
+// (set_gencode_flags_for_srcs) decides which GPUs get it at all.
 // (sgl_kernel/common_ops.so for torch.ops.sgl_kernel, vllm/_C.so for
 // torch.ops._C) is the final word: its cubins and PTX decide per GPU.
 // Where a link cannot be made the coverage is unknown and says why.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "matchers/binary/ShippedBinaries.h"
+#include "matchers/build/CMakeArchSets.h"
 #include "matchers/cuda/ArchGuardPass.h"
 #include "model/Facts.h"
 #include "model/LowerLayers.h"
@@ -36,7 +39,11 @@ struct LinkRequest {
 /// the Python layer calls some compiled entry.
 using BinaryReader = std::function<std::vector<binary::BinaryImage>()>;
 
+/// Evaluates the CMake builds of the trees (per-source arch lists); called
+/// only when some compiled entry is linked to its defining files.
+using ArchSetReader = std::function<std::vector<build::ArchSetReport>()>;
+
 LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards,
-                        const BinaryReader &binaries = {});
+                        const BinaryReader &binaries = {}, const ArchSetReader &archSets = {});
 
 } // namespace archscope::link

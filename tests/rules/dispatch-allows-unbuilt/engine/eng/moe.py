@@ -11,6 +11,7 @@ ops = torch.ops.fixture_kernels
 class MoeBackend(Enum):
     GEN = "gen"
     CHECKED = "checked"
+    GROUPED = "grouped"
     MARLIN = "marlin"
 
 
@@ -19,6 +20,10 @@ def run(moe_backend: MoeBackend, x):
         raise RuntimeError("needs Hopper or newer")
     if moe_backend == MoeBackend.GEN:
         return torch.ops.fixture_kernels.gen_fp4_moe.default(x)  # EXPECT: dispatch-allows-unbuilt
+    # The build layer: CMake compiles this kernel for the 10.x and 12.x
+    # families only (CMakeLists.txt), so Hopper and Thor get nothing.
+    if moe_backend == MoeBackend.GROUPED:
+        return torch.ops.fixture_kernels.grouped_fp4_moe(x)  # EXPECT: dispatch-allows-unbuilt
     # Must not flag: the C++ entry refuses the GPUs its kernel lacks with a
     # TORCH_CHECK, a clean error rather than a crash.
     if moe_backend == MoeBackend.CHECKED:
