@@ -8,13 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#ifndef ARCHSCOPE_HD
-#if defined(__CUDACC__)
-#define ARCHSCOPE_HD __host__ __device__
-#else
-#define ARCHSCOPE_HD
-#endif
-#endif
+#include "host_device.h"
 
 namespace archscope {
 

@@ -13,13 +13,7 @@
 #include <cmath>
 #include <cstdint>
 
-#ifndef ARCHSCOPE_HD
-#if defined(__CUDACC__)
-#define ARCHSCOPE_HD __host__ __device__
-#else
-#define ARCHSCOPE_HD
-#endif
-#endif
+#include "host_device.h"
 
 namespace archscope::nvfp4 {
 

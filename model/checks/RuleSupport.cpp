@@ -55,6 +55,25 @@ bool comparesCapabilityExactly(const Condition &c) {
   return false;
 }
 
+const cuda::GuardReport *guardReportOf(const CheckInput &in, const std::string &path) {
+  for (const auto &g : in.guards)
+    if (g.path == path) return &g;
+  return nullptr;
+}
+
+std::string kernelTargetOn(const std::vector<const cuda::KernelSite *> &kernels, ComputeCapability gpu) {
+  for (const auto *k : kernels)
+    for (const auto &[name, body] : k->byTarget)
+      if (auto t = Target::parse(name); t && body == cuda::KernelBody::Code && t->runsOn(gpu)) return name;
+  return "";
+}
+
+std::vector<const cuda::KernelSite *> kernelsOf(const cuda::GuardReport &g) {
+  std::vector<const cuda::KernelSite *> out;
+  for (const auto &k : g.kernels) out.push_back(&k);
+  return out;
+}
+
 Evidence siteOf(const GuardFact &g) { return g.chain.empty() ? Evidence{} : g.chain.front(); }
 
 std::vector<Evidence> chainOf(const GuardFact &g) {

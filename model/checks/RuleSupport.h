@@ -24,6 +24,13 @@ EvalEnv defaultWorld(const CheckInput &in, const Condition &c, ComputeCapability
 /// Whether the condition compares the capability (major, or major*10+minor)
 /// for equality: `major == 10`, `sm == 120`, `ICHECK_EQ(major, 10)`.
 bool comparesCapabilityExactly(const Condition &c);
+/// The guard report of `path`, or null.
+const cuda::GuardReport *guardReportOf(const CheckInput &in, const std::string &path);
+/// A build target of the passes that runs on `gpu` and compiles one of
+/// `kernels` to a body ("" when none does).
+std::string kernelTargetOn(const std::vector<const cuda::KernelSite *> &kernels, ComputeCapability gpu);
+/// All kernels of a report, as kernelTargetOn takes them.
+std::vector<const cuda::KernelSite *> kernelsOf(const cuda::GuardReport &g);
 /// The evidence of a guard fact: its site, then its context and chain.
 Evidence siteOf(const GuardFact &g);
 std::vector<Evidence> chainOf(const GuardFact &g);

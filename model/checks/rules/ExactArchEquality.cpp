@@ -38,7 +38,7 @@ public:
 private:
   void checkRuntime(const CheckInput &in, std::vector<Finding> &out) const {
     for (const auto &r : in.runtime) {
-      const cuda::GuardReport *g = reportFor(in, r.path);
+      const cuda::GuardReport *g = guardReportOf(in, r.path);
       if (!g) continue;
       for (const auto &c : r.checks) {
         if (c.kind != cuda::RuntimeCheck::Kind::Assert || !comparesCapabilityExactly(c.cond)) continue;
@@ -64,12 +64,6 @@ private:
     }
   }
 
-  static const cuda::GuardReport *reportFor(const CheckInput &in, const std::string &path) {
-    for (const auto &g : in.guards)
-      if (g.path == path) return &g;
-    return nullptr;
-  }
-
   /// The kernels of the file launched (`name<<<`, `name<T><<<`) between the
   /// check and the end of its function (a `}` in column 0); when the
   /// function launches none itself, every kernel of the file.
@@ -82,21 +76,11 @@ private:
       if (n > line && !l.empty() && l[0] == '}') break;
       text += l + "\n";
     }
-    std::vector<const cuda::KernelSite *> launched, all;
+    std::vector<const cuda::KernelSite *> launched, all = kernelsOf(g);
     for (const auto &k : g.kernels) {
-      all.push_back(&k);
       if (std::regex_search(text, std::regex("\\b" + k.name + "\\s*(<[^;]*?>)?\\s*<<<"))) launched.push_back(&k);
     }
     return launched.empty() ? all : launched;
-  }
-
-  /// A build target that runs on `gpu` and compiles one of `kernels` to a
-  /// body, or "".
-  static std::string kernelTargetOn(const std::vector<const cuda::KernelSite *> &kernels, ComputeCapability gpu) {
-    for (const auto *k : kernels)
-      for (const auto &[name, body] : k->byTarget)
-        if (auto t = Target::parse(name); t && body == cuda::KernelBody::Code && t->runsOn(gpu)) return name;
-    return "";
   }
 
   void checkDirectives(const CheckInput &in, std::vector<Finding> &out) const {

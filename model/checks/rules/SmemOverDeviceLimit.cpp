@@ -29,14 +29,14 @@ public:
 
   void check(const CheckInput &in, std::vector<Finding> &out) const override {
     for (const auto &r : in.runtime) {
-      const cuda::GuardReport *g = guardsOf(in, r.path);
+      const cuda::GuardReport *g = guardReportOf(in, r.path);
       if (!g) continue;
       for (const auto &s : r.smemRequests) {
         if (s.checksOptinLimit) continue;
         std::vector<std::string> over;
         long limit = 0;
         for (const auto &row : in.table.rows())
-          if (row.smemOptinBytes && *row.smemOptinBytes < s.bytes && compilesFor(*g, row.cc)) {
+          if (row.smemOptinBytes && *row.smemOptinBytes < s.bytes && !kernelTargetOn(kernelsOf(*g), row.cc).empty()) {
             over.push_back(row.cc.name());
             limit = *row.smemOptinBytes;
           }
@@ -51,19 +51,6 @@ public:
     }
   }
 
-private:
-  static const cuda::GuardReport *guardsOf(const CheckInput &in, const std::string &path) {
-    for (const auto &g : in.guards)
-      if (g.path == path) return &g;
-    return nullptr;
-  }
-
-  static bool compilesFor(const cuda::GuardReport &g, ComputeCapability gpu) {
-    for (const auto &k : g.kernels)
-      for (const auto &[name, body] : k.byTarget)
-        if (auto t = Target::parse(name); t && body == cuda::KernelBody::Code && t->runsOn(gpu)) return true;
-    return false;
-  }
 };
 
 } // namespace
