@@ -201,6 +201,26 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
 
 } // namespace
 
+/// Lower-layer evidence named the way the Python facts name files: relative
+/// to the engine tree, or to a dependency tree behind its folder name.
+static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> &roots) {
+  auto rename = [&](Evidence &e) {
+    for (size_t i = 0; i < roots.size(); ++i) {
+      std::string root = fs::path(roots[i]).lexically_normal().string();
+      if (!root.empty() && root.back() == '/') root.pop_back();
+      if (e.path.rfind(root + "/", 0) != 0) continue;
+      std::string rel = e.path.substr(root.size() + 1);
+      e.path = i == 0 ? rel : fs::path(root).filename().string() + "/" + rel;
+      return;
+    }
+  };
+  for (auto &[entry, byGpu] : lower.entries)
+    for (auto &[gpu, c] : byGpu) {
+      for (auto &e : c.chain) rename(e);
+      rename(c.refusal);
+    }
+}
+
 std::string dataDirOf(const Options &opts) { return opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir; }
 
 AuditResult runAudit(const Options &opts) {
@@ -301,6 +321,7 @@ AuditResult runAudit(const Options &opts) {
         return images;
       },
       [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
+  nameLikeTheTrees(lower, linkReq.roots);
   result.matrix = buildMatrix(extracted.facts, req, &lower);
   result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);
