@@ -202,6 +202,19 @@ std::vector<std::string> cudaSourcesUnder(const std::vector<std::string> &paths)
   return files;
 }
 
+std::vector<std::string> filesTheRulesRead(const std::vector<std::string> &files) {
+  std::vector<char> keep(files.size(), 0);
+  llvm::parallelFor(0, files.size(), [&](size_t i) {
+    auto text = readCacheFile(files[i]).value_or("");
+    for (const char *needle : {"__global__", "__CUDA_ARCH", "MaxDynamicSharedMemorySize"})
+      if (text.find(needle) != std::string::npos) { keep[i] = 1; break; }
+  });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (keep[i]) out.push_back(files[i]);
+  return out;
+}
+
 std::vector<Target> guardTargets(const std::vector<std::string> &names) {
   std::vector<Target> out;
   for (const auto &n : names.empty() ? std::vector<std::string>(std::begin(kDefaultTargets), std::end(kDefaultTargets))

@@ -124,7 +124,7 @@ RawLint collectFindings(const Options &opts) {
   raw.roots = audit.roots;
 
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
-  auto files = cudaSourcesUnder(audit.roots);
+  auto files = filesTheRulesRead(cudaSourcesUnder(audit.roots));
   auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress, &raw.warnings);
   for (const auto &g : guards)
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
