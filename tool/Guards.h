@@ -16,9 +16,10 @@ int runGuards(const Options &opts, std::ostream &out);
 /// The .cu/.cuh/.hpp files under `paths`, sorted; throws for a missing path.
 std::vector<std::string> cudaSourcesUnder(const std::vector<std::string> &paths);
 /// The files a lint rule can find something in: a `__global__` kernel, a
-/// `__CUDA_ARCH...` guard or a shared-memory request of their own (what the
-/// rules read is always in the file itself, never only in its headers), so
-/// the passes skip the rest.
+/// `__CUDA_ARCH...` guard or a shared-memory request written in the file
+/// itself (the rules read directives and kernels of the file, not of its
+/// headers), so the passes skip the rest. A kernel whose `__global__` only
+/// comes from a header's macro (`#define KERNEL __global__ void`) is missed.
 std::vector<std::string> filesTheRulesRead(const std::vector<std::string> &files);
 /// The guard-pass targets: `names`, or the Hopper/Blackwell a and f targets.
 std::vector<Target> guardTargets(const std::vector<std::string> &names);
