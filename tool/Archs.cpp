@@ -34,12 +34,11 @@ std::vector<build::ArchSetReport> cmakeArchSets(const std::vector<std::string> &
   std::vector<build::ArchSetReport> out;
   for (const auto &root : roots) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::filesystem::path(root) / "CMakeLists.txt", ec) ||
-        !std::filesystem::is_directory(std::filesystem::path(root) / "cmake", ec))
-      continue;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(root) / "CMakeLists.txt", ec)) continue;
     auto report = build::evaluateArchSets(root, defaultBuildArchs(), cuda);
     for (const auto &e : report.errors) warnings.push_back("cmake: " + e);
-    if (!report.calls.empty() || !report.sources.empty()) out.push_back(std::move(report));
+    if (!report.calls.empty() || !report.sources.empty() || !report.gencodeLists.empty())
+      out.push_back(std::move(report));
   }
   return out;
 }
@@ -48,7 +47,7 @@ int runArchs(const Options &opts, std::ostream &out) {
   std::string build = opts.cudaArchs.empty() ? defaultBuildArchs() : opts.cudaArchs;
   std::string cuda = opts.cuda.empty() ? "13.0" : opts.cuda;
   auto report = build::evaluateArchSets(opts.paths[0], build, cuda);
-  if (!report.errors.empty() && report.calls.empty())
+  if (!report.errors.empty() && report.calls.empty() && report.gencodeLists.empty())
     throw inputError(report.errors.front(), "archs reads a CMake project whose cmake/ folder defines its arch filters");
   if (opts.format == "json") {
     llvm::json::Array calls;
@@ -81,6 +80,12 @@ int runArchs(const Options &opts, std::ostream &out) {
     if (!c.dropped.empty()) out << "   DROPS " << join(c.dropped, ",");
     out << "\n";
   }
+  for (const auto &s : report.sources)
+    out << "  " << std::left << std::setw(6) << s.line << std::setw(28) << std::filesystem::path(s.file).filename().string() << " "
+        << (s.archs.empty() ? "(no arch)" : s.archs) << "\n";
+  for (const auto &g : report.gencodeLists)
+    out << "  " << std::left << std::setw(6) << g.line << std::setw(28) << g.variable << " -gencode "
+        << join(g.targets, ",") << "\n";
   for (const auto &e : report.errors) out << "  note: " << e << "\n";
   out << "DROPS = GPUs of the build that the requested archs run on but no resulting arch does\n";
   return ExitClean;

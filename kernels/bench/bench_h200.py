@@ -127,7 +127,7 @@ def main():
     parser.add_argument("--families", default="reference,w4a16")
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("--tune", default="", metavar="CONFIG:T,T;...",
-                        help="also time forced w4a16 configs, e.g. 'medium:8,32;prefill-square:4096'")
+                        help="also time forced w4a16 configs, e.g. 'medium:8,32;ARCHSCOPE_W4A16_PDL=0:1,8'")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     families = args.families.split(",")
@@ -149,8 +149,10 @@ def main():
     for spec in filter(None, args.tune.split(";")):
         config, sweep = spec.split(":")
         for name, shape in SHAPES.items():
-            _, rows = run_probe(binaries["w4a16"], shape, [int(t) for t in sweep.split(",")], 10,
-                                {"ARCHSCOPE_W4A16_CONFIG": config}, check_tokens=8, log=log)
+            # 'NAME=VALUE' instead of a config name sets that environment variable (A/B runs)
+            env = dict([config.split("=", 1)]) if "=" in config else {"ARCHSCOPE_W4A16_CONFIG": config}
+            _, rows = run_probe(binaries["w4a16"], shape, [int(t) for t in sweep.split(",")], 20,
+                                env, check_tokens=8, log=log)
             results += [(f"{name}/{config}", row) for row in rows]
 
     header = (f"{'family':9s} {'shape':24s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "

@@ -135,7 +135,15 @@ __device__ __forceinline__ void storeTile(const GemmOperands& op, const GemmTile
       }
 }
 
+// Launched with programmatic dependent launch (moe.cuh, sm_90+): the gate/up
+// grid waits for prepareRouting before reading the tile list, then lets the
+// down grid start; the down grid reads the tile list (complete: every gate/up
+// CTA had waited for prepareRouting before it could start) and issues its first
+// stages' weight copies while the gate/up grid drains, and waits for it only
+// before loading activations and adding into `out`.
 template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS) moeGemm(GemmOperands op) {
+  if constexpr (GATE_UP) waitPrimaryGrid();
+  allowDependentGrid();
   if (int(blockIdx.y) >= *op.routing.tileCount) return;
   extern __shared__ __align__(128) uint8_t smem[];
   auto& rows = *reinterpret_cast<TileRows<C::BN>*>(smem + C::STAGES * C::STAGE_BYTES);
@@ -146,9 +154,13 @@ template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS) m
   const StageLoader<C, GATE_UP> loader(op, tile, rows);
   const int kTiles = (op.K + C::BK - 1) / C::BK;
 #pragma unroll
+  for (int s = 0; s < C::STAGES - 1; ++s)
+    if (s < kTiles) loader.loadWeights(smem + s * C::STAGE_BYTES, s);
+  if constexpr (!GATE_UP) waitPrimaryGrid(); // the activations are the gate/up grid's output
+#pragma unroll
   for (int s = 0; s < C::STAGES - 1; ++s) {
-    if (s < kTiles) loader.load(smem + s * C::STAGE_BYTES, s);
-    commitAsync(); // empty groups keep the wait count uniform
+    if (s < kTiles) loader.loadActivations(smem + s * C::STAGE_BYTES, s);
+    commitAsync(); // group s completes stage s (group 0 also holds the early weight copies); empty groups keep the wait count uniform
   }
   float acc[C::MT][C::NT][4] = {};
   for (int kt = 0; kt < kTiles; ++kt) {

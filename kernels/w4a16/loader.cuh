@@ -106,6 +106,13 @@ template <class C, bool GATE_UP> struct StageLoader {
   }
 
   __device__ __forceinline__ void load(uint8_t* stage, int kTile) const {
+    loadWeights(stage, kTile);
+    loadActivations(stage, kTile);
+  }
+
+  /// Weights and block scales: they depend only on the tile list, so the down
+  /// GEMM may issue them before the gate/up grid has finished (gemm.cuh).
+  __device__ __forceinline__ void loadWeights(uint8_t* stage, int kTile) const {
     const int k0 = kTile * C::BK;
 #pragma unroll
     for (int j = 0; j < C::W_CHUNKS; ++j) {
@@ -120,6 +127,10 @@ template <class C, bool GATE_UP> struct StageLoader {
         copyAsync<4>(stage + sDst + j * 4, valid ? s + k0 / 16 + j * 4 : idle, valid ? 4 : 0);
       }
     }
+  }
+
+  __device__ __forceinline__ void loadActivations(uint8_t* stage, int kTile) const {
+    const int k0 = kTile * C::BK;
     uint8_t* xStage = stage + C::W_BYTES + C::S_BYTES + xRow * (C::BK * 2);
 #pragma unroll
     for (int j = 0; j < C::X_CHUNKS; ++j) {

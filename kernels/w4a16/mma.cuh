@@ -94,4 +94,19 @@ template <int PENDING> __device__ __forceinline__ void waitAsync() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
+/// Programmatic dependent launch (sm_90+; no-ops on older targets and when a
+/// kernel was launched without the attribute). waitPrimaryGrid returns once the
+/// previous grid in the stream has completed and its writes are visible;
+/// allowDependentGrid lets the next grid's CTAs start (and prefetch) early.
+__device__ __forceinline__ void waitPrimaryGrid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allowDependentGrid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
 } // namespace archscope::w4a16

@@ -3,7 +3,9 @@
 //
 // The Marlin-style path engines use for NVFP4 on sm_80/sm_90: weights stay
 // NVFP4 in memory and are dequantized to bf16 in registers; activations are
-// bf16; mma.sync m16n8k16 accumulates in fp32. Three launches:
+// bf16; mma.sync m16n8k16 accumulates in fp32. Three launches, the GEMMs as
+// programmatic dependent launches on sm_90+ (each starts while the previous
+// grid drains; gemm.cuh says what each does before waiting):
 //   prepareRouting  sort pairs by expert, cut tiles, clear `out` (routing.cuh)
 //   moeGemm<GateUp> x W1 + SwiGLU -> bf16 activations in the workspace
 //   moeGemm<Down>   act W2, times routing weight, added into `out`
@@ -45,6 +47,38 @@ template <class C> cudaError_t allowSharedMemory() {
   return once;
 }
 
+/// Programmatic dependent launch for the two GEMMs: on sm_90+ unless
+/// ARCHSCOPE_W4A16_PDL=0 (for A/B timing runs only). Older GPUs launch them
+/// plainly, and the kernels' griddepcontrol code is compiled out there.
+inline bool useDependentLaunch() {
+  static const bool use = [] {
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+      return false;
+    const char* env = std::getenv("ARCHSCOPE_W4A16_PDL");
+    return major >= 9 && !(env && !std::strcmp(env, "0"));
+  }();
+  return use;
+}
+
+/// Launches a GEMM that may start before the previous grid in `stream` ends
+/// (it waits for it with griddepcontrol.wait, see gemm.cuh).
+template <class C, bool GATE_UP>
+cudaError_t launchGemm(dim3 grid, const GemmOperands& op, cudaStream_t stream) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(C::THREADS);
+  config.dynamicSmemBytes = smemBytes<C>();
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = useDependentLaunch() ? 1 : 0;
+  return cudaLaunchKernelEx(&config, moeGemm<C, GATE_UP>, op);
+}
+
 template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   // 2I is a multiple of 128 (I % 64 == 0), so gate/up tiles are whole; a
@@ -62,9 +96,10 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
                         routing.x, a.topkWeights, a.out, routing};
   const GemmOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
                           routing.act, a.topkWeights, a.out, routing};
-  moeGemm<C, true><<<dim3(2 * s.inter / C::BM, maxTiles), C::THREADS, smemBytes<C>(), stream>>>(up);
-  moeGemm<C, false><<<dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), C::THREADS, smemBytes<C>(), stream>>>(down);
-  return cudaGetLastError();
+  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+  if (cudaError_t err = launchGemm<C, true>(dim3(2 * s.inter / C::BM, maxTiles), up, stream); err != cudaSuccess)
+    return err;
+  return launchGemm<C, false>(dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), down, stream);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see

@@ -88,6 +88,7 @@ __device__ inline void scanAndCutTiles(const int* count, int* offset, int expert
 }
 
 __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs a, Routing r, int tileTokens) {
+  allowDependentGrid(); // the gate/up GEMM's CTAs may become resident now; they wait for this grid
   const int pairs = a.shape.tokens * a.shape.topk, experts = a.shape.experts;
   if (blockIdx.x > 0) { // clear the output, permute x
     const size_t stride = size_t(gridDim.x - 1) * blockDim.x, first = size_t(blockIdx.x - 1) * blockDim.x + threadIdx.x;

@@ -123,6 +123,22 @@ std::string keywordArg(const std::vector<std::string> &args, const char *key) {
   return "";
 }
 
+/// The `code=` targets of -gencode flags: sm_100a, compute_120 ...
+std::vector<std::string> gencodeTargets(const std::string &flags) {
+  static const std::regex code(R"(code=\[?((?:sm|compute)_\d+[af]?)(?:,((?:sm|compute)_\d+[af]?))?)");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(flags.begin(), flags.end(), code); it != std::sregex_iterator(); ++it)
+    for (int g : {1, 2})
+      if ((*it)[g].matched && std::find(out.begin(), out.end(), (*it)[g].str()) == out.end()) out.push_back((*it)[g]);
+  return out;
+}
+
+/// The first line of `text` that names `word`.
+int lineNaming(const std::string &text, const std::string &word) {
+  size_t p = text.find(word);
+  return p == std::string::npos ? 0 : 1 + int(std::count(text.begin(), text.begin() + long(p), '\n'));
+}
+
 bool isArchFilter(const std::string &name) {
   return name.find("arch") != std::string::npos &&
          (name.find("intersection") != std::string::npos || name.find("filter") != std::string::npos);
@@ -155,8 +171,10 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
         }
       }
   }
-  if (helpers.empty()) {
-    report.errors.push_back("no arch-filter helper (a CMake function named like *arch*intersection*) in " + root + "/cmake");
+  std::string listsText = readText(lists);
+  if (helpers.empty() && listsText.find("gencode") == std::string::npos) {
+    report.errors.push_back("no arch-filter helper (a CMake function named like *arch*intersection*) in " + root +
+                            "/cmake and no -gencode flags in " + lists.string());
     return report;
   }
   // Replay set/list, the helpers and if/elseif/else/endif; conditions other
@@ -165,11 +183,12 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
   std::ostringstream script;
   script << "cmake_minimum_required(VERSION 3.20)\n";
   for (const auto &h : report.helperFiles) script << "include(\"" << h << "\")\n";
-  script << "set(CMAKE_CUDA_COMPILER_VERSION " << cudaVersion << ")\nset(CUDA_ARCHS \"" << targetArchs << "\")\n";
+  script << "set(CMAKE_CUDA_COMPILER_VERSION " << cudaVersion << ")\nset(CUDA_VERSION " << cudaVersion
+         << ")\nset(CUDA_ARCHS \"" << targetArchs << "\")\n";
   std::vector<std::string> branch;
   std::vector<bool> decided, versionChain;
   int skipDepth = 0; // inside function/macro/foreach bodies of CMakeLists
-  for (const auto &c : parseCommands(readText(lists))) {
+  for (const auto &c : parseCommands(listsText)) {
     if (c.name == "function" || c.name == "macro" || c.name == "foreach" || c.name == "while") { ++skipDepth; continue; }
     if (c.name == "endfunction" || c.name == "endmacro" || c.name == "endforeach" || c.name == "endwhile") { --skipDepth; continue; }
     if (skipDepth > 0) continue;
@@ -224,6 +243,10 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
       script << "message(\"ARCHSCOPE_OUT|" << c.line << "|${" << args[0] << "}\")\n";
     }
   }
+  // Every variable that ends up holding -gencode flags, as CMake built it.
+  script << "get_cmake_property(_archscope_vars VARIABLES)\nforeach(_v ${_archscope_vars})\n"
+            "  if(\"${${_v}}\" MATCHES \"gencode\")\n    message(\"ARCHSCOPE_FLAGS|${_v}|${${_v}}\")\n  endif()\n"
+            "endforeach()\n";
   // Run the engine's CMake logic.
   llvm::SmallString<128> scriptPath, outPath;
   llvm::sys::fs::createTemporaryFile("archscope-archs", "cmake", scriptPath);
@@ -259,6 +282,11 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
   std::vector<SourceArchs> sources;
   while (std::getline(lines, l)) {
     std::smatch m;
+    static const std::regex flags(R"(ARCHSCOPE_FLAGS\|(\w+)\|(.*))");
+    if (std::regex_search(l, m, flags)) {
+      report.gencodeLists.push_back({m[1], lineNaming(listsText, m[1]), gencodeTargets(m[2])});
+      continue;
+    }
     if (std::regex_search(l, m, gencode)) { // one record per source of the call
       int line = std::stoi(m[1]);
       std::string branchText;

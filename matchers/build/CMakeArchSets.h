@@ -36,12 +36,21 @@ struct SourceArchs {
   std::string branch; ///< enclosing conditions, "" at top level
 };
 
+/// A flag list the build assembles with `-gencode` entries (sgl-kernel's
+/// SGL_KERNEL_CUDA_FLAGS), as CMake evaluated it: the targets it compiles.
+struct GencodeList {
+  std::string variable;
+  int line = 0;                     ///< first line of CMakeLists.txt naming it
+  std::vector<std::string> targets; ///< sm_90a, sm_100a, compute_120 ...
+};
+
 struct ArchSetReport {
   std::string cmakeLists;
   std::string buildArchs;             ///< the GPUs the build targets, as given
   std::vector<std::string> helperFiles;
   std::vector<ArchSetCall> calls;
   std::vector<SourceArchs> sources; ///< per-source arch lists, in file order
+  std::vector<GencodeList> gencodeLists;
   std::vector<std::string> errors;
 };
 

@@ -34,6 +34,39 @@ public:
   }
 
   void check(const CheckInput &in, std::vector<Finding> &out) const override {
+    checkFilters(in, out);
+    checkGencodeLists(in, out);
+  }
+
+private:
+  /// A -gencode flag list whose `a` targets leave a GPU of their family (in
+  /// the arch table) without any cubin or PTX of the list that runs there.
+  void checkGencodeLists(const CheckInput &in, std::vector<Finding> &out) const {
+    for (const auto &r : in.archSets)
+      for (const auto &list : r.gencodeLists) {
+        std::vector<Target> targets;
+        for (const auto &t : list.targets)
+          if (auto parsed = Target::parse(t)) targets.push_back(*parsed);
+        std::vector<std::string> missed;
+        for (const auto &row : in.table.rows()) {
+          bool family = std::any_of(targets.begin(), targets.end(), [&](const Target &t) {
+            return t.variant == Variant::ArchSpecific && t.cc.major == row.cc.major && t.cc != row.cc;
+          });
+          bool runs = std::any_of(targets.begin(), targets.end(), [&](const Target &t) { return t.runsOn(row.cc); });
+          if (family && !runs) missed.push_back(row.cc.name());
+        }
+        if (missed.empty()) continue;
+        std::string all;
+        for (const auto &t : list.targets) all += (all.empty() ? "" : ", ") + t;
+        Finding f = finding(list.variable + " compiles " + all + ": arch-specific code for a family whose " +
+                                listTargets(missed) + " gets no kernel from it",
+                            at(r.cmakeLists, list.line, "build", "", "the -gencode flags as CMake assembles them"));
+        f.targets = missed;
+        out.push_back(std::move(f));
+      }
+  }
+
+  void checkFilters(const CheckInput &in, std::vector<Finding> &out) const {
     for (const auto &r : in.archSets) {
       std::vector<ComputeCapability> gpus;
       for (const auto &t : parseList(r.buildArchs)) gpus.push_back(t.cc);
