@@ -153,7 +153,7 @@ public:
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           g.cond.readsHardware() && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
-    lowerLayersLack(b, t, e, d);
+    if (!lowerLayersLack(b, t, e, d)) isaLacks(b, t, d);
     dedupe(d.evidence);
     return d;
   }
@@ -317,6 +317,29 @@ private:
     }
     if (!linked) d.evidence.push_back({"", 0, 0, "model", "", kLowerLayersNote});
     return false;
+  }
+
+  /// The backend's kernel families (profile) against the arch table: where
+  /// none of them has its ISA, the dispatch reaches code that cannot run
+  /// there (TRT-LLM-gen's tcgen05 cubins on an sm_120). validate confirms it
+  /// with ptxas.
+  bool isaLacks(const std::string &b, ComputeCapability t, Decision &d) const {
+    auto it = req_.families.find(b);
+    if (it == req_.families.end() || it->second.empty() || !req_.kernelFamilies || !req_.table) return false;
+    std::string names, features;
+    for (const auto &name : it->second) {
+      const KernelFamily *f = req_.kernelFamilies->find(name);
+      if (!f || req_.kernelFamilies->availableOn(*f, *req_.table, t)) return false;
+      names += (names.empty() ? "" : " or ") + name;
+      features += (features.empty() ? "" : ", ") + (f->feature.empty() ? name : f->feature);
+    }
+    d.verdict = Verdict::CrashRisk;
+    d.lacking = "isa";
+    d.reason = b + " runs " + names + " kernels (profile), and " + t.name() + " has no " + features +
+               " (arch table); archscope validate checks it with ptxas";
+    d.evidence.push_back({"", 0, 0, "isa", "", "kernel family " + names + ": needs " + features + ", absent on " +
+                                                   t.name()});
+    return true;
   }
 
   const EntryCoverage *coverage(const std::string &entry, ComputeCapability t) const {

@@ -1,10 +1,13 @@
 //===--- MatrixBuilder.h - facts -> matrix, per target ------------------===//
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include "model/ArchTable.h"
 #include "model/Facts.h"
+#include "model/KernelFamilies.h"
 #include "model/LowerLayers.h"
 #include "model/Matrix.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,6 +26,11 @@ struct MatrixRequest {
   std::vector<ComputeCapability> targets;
   int cudaMajor = 13, cudaMinor = 0;
   bool autoRow = true;
+  /// backend -> the kernel families it runs (profile), with the families'
+  /// ISA features and the arch table: a GPU with none of them has no kernel.
+  std::map<std::string, std::vector<std::string>> families;
+  const KernelFamilies *kernelFamilies = nullptr;
+  const ArchTable *table = nullptr;
 };
 
 /// `lower`: what the C++/CUDA and build layers say about the kernel entries

@@ -7,6 +7,7 @@
 #include "model/ArchTable.h"
 #include "model/Errors.h"
 #include "model/FactsCache.h"
+#include "model/KernelFamilies.h"
 #include "model/MatrixBuilder.h"
 #include "model/Profile.h"
 #include "model/link/EntryLinker.h"
@@ -297,6 +298,10 @@ AuditResult runAudit(const Options &opts) {
   req.backends = profile.backends.empty() ? extracted.backends : profile.backends;
   req.quants.push_back({quant->name, {quant->flags.begin(), quant->flags.end()}});
   req.targets = chooseTargets(opts, table);
+  KernelFamilies kernelFamilies = KernelFamilies::load(dataDir + "/kernel-families.yaml");
+  req.families = profile.families;
+  req.kernelFamilies = &kernelFamilies;
+  req.table = &table;
   std::string cuda = opts.cuda.empty() ? table.defaultToolkit() : opts.cuda;
   std::smatch m;
   if (!std::regex_match(cuda, m, std::regex(R"((\d+)\.(\d+))")))
