@@ -8,10 +8,15 @@ import torch
 ops = torch.ops.fixture_kernels
 
 
+def load_prebuilt_cubins(name):
+    return lambda x: x  # fetched and loaded at run time, in the real engines
+
+
 class MoeBackend(Enum):
     GEN = "gen"
     CHECKED = "checked"
     GROUPED = "grouped"
+    CUBIN_GEN = "cubin_gen"
     MARLIN = "marlin"
 
 
@@ -24,6 +29,10 @@ def run(moe_backend: MoeBackend, x):
     # families only (CMakeLists.txt), so Hopper and Thor get nothing.
     if moe_backend == MoeBackend.GROUPED:
         return torch.ops.fixture_kernels.grouped_fp4_moe(x)  # EXPECT: dispatch-allows-unbuilt
+    # The isa layer: prebuilt tcgen05 cubins loaded at run time (no compiled
+    # entry to follow); Hopper and the 12.x GPUs have no tcgen05.
+    if moe_backend == MoeBackend.CUBIN_GEN:  # EXPECT: dispatch-allows-unbuilt
+        return load_prebuilt_cubins("gen_moe_sm100a.cubin")(x)
     # Must not flag: the C++ entry refuses the GPUs its kernel lacks with a
     # TORCH_CHECK, a clean error rather than a crash.
     if moe_backend == MoeBackend.CHECKED:
