@@ -44,7 +44,7 @@ struct GuardFact {
   Condition reach = Condition::truth(); ///< Declared: when the kernel is reached
   std::string backend;       ///< Select/Route/Support (Declared: optional)
   int order = 0;             ///< Select: precedence (lower is tried first)
-  std::string entry;         ///< Calls: "torch.ops.NS.OP", linked to C++ by the lower layers
+  std::string entry;         ///< Calls: "torch.ops.NS.OP" or "jit:GETTER.FUNC" (a JIT module's export)
   std::string tree;          ///< which tree: the engine or a dependency name
   std::vector<Evidence> chain; ///< the site first, then its context
   /// The branch conditions enclosing the site, outermost first, each with

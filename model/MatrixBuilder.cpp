@@ -304,8 +304,9 @@ private:
         return true;
       }
       if (cov->built != Tri::False) {
-        append(d.evidence, g, "calls " + g.entry + (cov->built == Tri::True ? "" : ": " + cov->why), e);
+        append(d.evidence, g, "calls " + g.entry, e);
         for (const auto &ev : cov->chain) d.evidence.push_back(ev);
+        if (cov->built == Tri::Unknown) d.evidence.push_back({"", 0, 0, "model", "", "unknown below: " + cov->why});
         continue;
       }
       d.verdict = Verdict::CrashRisk;

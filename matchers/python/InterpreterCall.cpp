@@ -193,9 +193,14 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
   // resolved attribute chain.
   if (!f.sink || !(callee.is(Value::Kind::External) || callee.is(Value::Kind::Unknown))) return;
   static const std::regex op(R"(^torch\.ops\.(\w+)\.(\w+))");
+  // A function of a JIT-built module (FlashInfer's `get_X_module().FUNC(...)`,
+  // tvm-ffi exports): linked by the exported name.
+  static const std::regex jit(R"(^(\w+_module)\([^()]*\)\.(\w+)$)");
   std::smatch m;
   if (std::regex_search(callee.text, m, op) && m[2] != "default")
     f.sink->kernelCalled(f.reach, "torch.ops." + m[1].str() + "." + m[2].str(), *f.mod, call);
+  else if (std::regex_match(callee.text, m, jit))
+    f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call);
 }
 
 Value Interpreter::callValue(const Value &callee, std::vector<Value> args,

@@ -100,16 +100,26 @@ std::string shortName(std::string fn) {
   return p == std::string::npos ? fn : fn.substr(p + 2);
 }
 
-/// The registration of `torch.ops.NS.OP` that names a C++ function.
+/// Whether `path` lies in the folder `root` (an absolute, canonical path).
+bool under(const std::string &path, const std::string &root) {
+  std::error_code ec;
+  return !root.empty() && fs::weakly_canonical(fs::absolute(path, ec), ec).string().rfind(root + "/", 0) == 0;
+}
+
+/// The registration of `torch.ops.NS.OP` that names a C++ function, from
+/// the tree whose code calls it when that tree has one (a vendored copy
+/// elsewhere registers the same name).
 const cuda::OpRegistration *registrationOf(const std::vector<cuda::OpRegistration> &regs, const std::string &ns,
-                                           const std::string &op) {
-  const cuda::OpRegistration *loose = nullptr;
+                                           const std::string &op, const std::string &callerRoot) {
+  const cuda::OpRegistration *best = nullptr;
+  int bestScore = -1;
   for (const auto &r : regs) {
     if (r.op != op || r.function.empty()) continue;
-    if (r.ns == ns) return &r;
-    if (!loose) loose = &r; // a macro namespace (TORCH_EXTENSION_NAME) names it too
+    // exact namespace first (a macro one, TORCH_EXTENSION_NAME, matches too), then the caller's tree
+    int score = (r.ns == ns ? 2 : 0) + (under(r.where.path, callerRoot) ? 1 : 0);
+    if (score > bestScore) best = &r, bestScore = score;
   }
-  return loose;
+  return best;
 }
 
 /// The directive that decides a kernel body on `target`: the nearest one
@@ -140,7 +150,7 @@ EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::Gu
       return c;
     }
   if (kernels == 0) {
-    c.why = "no __global__ kernel in the defining file (its kernels come from headers not in the tree)";
+    c.why = "no __global__ kernel in the defining file (its kernels come from headers, other files or prebuilt cubins)";
     return c;
   }
   for (const auto *r : reports)
@@ -265,8 +275,16 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   LowerLayers out;
   out.read = true;
   std::set<std::string> entries;
-  for (const auto &g : facts.guards)
-    if (g.kind == GuardFact::Kind::Calls) entries.insert(g.entry);
+  std::map<std::string, std::string> callerRoot; // entry -> root of the tree whose code calls it
+  for (const auto &g : facts.guards) {
+    if (g.kind != GuardFact::Kind::Calls) continue;
+    entries.insert(g.entry);
+    for (size_t i = 0; i < req.roots.size(); ++i) {
+      bool engine = i == 0 && g.tree.empty();
+      if (engine || fs::path(req.roots[i]).filename() == g.tree)
+        callerRoot.emplace(g.entry, fs::weakly_canonical(req.roots[i]).string());
+    }
+  }
   if (entries.empty()) return out;
 
   auto files = readSources(req.roots);
@@ -279,20 +297,32 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       for (auto &r : cuda::scanOpRegistrations(f.path, f.text)) regs.push_back(std::move(r));
 
   for (const auto &entry : entries) {
+    // torch.ops.NS.OP, or jit:GETTER.FUNC (a JIT module's export: tvm-ffi
+    // registrations have no namespace, so any registration of FUNC matches).
     auto dot = entry.rfind('.');
-    std::string op = entry.substr(dot + 1), ns = entry.substr(10, dot - 10); // "torch.ops." is 10 chars
+    bool jitModule = entry.rfind("jit:", 0) == 0;
+    std::string op = entry.substr(dot + 1), ns = jitModule ? "" : entry.substr(10, dot - 10);
     auto &byGpu = out.entries[entry];
-    const cuda::OpRegistration *reg = registrationOf(regs, ns, op);
-    const binary::BinaryImage *img = imageOf(images, ns);
+    const cuda::OpRegistration *reg = registrationOf(regs, ns, op, callerRoot[entry]);
+    const binary::BinaryImage *img = jitModule ? nullptr : imageOf(images, ns); // JIT: built on the user's machine
     if (!reg) {
       for (auto gpu : req.gpus) {
-        byGpu[gpu].why = "no registration of " + ns + "::" + op + " in the trees";
+        byGpu[gpu].why = "no registration of " + (ns.empty() ? op : ns + "::" + op) + " in the trees";
         if (img) applyBinary(byGpu[gpu], *img, gpu);
       }
       continue;
     }
     std::string fn = shortName(reg->function);
-    auto defs = definitionsOf(files, fn);
+    // Definitions in the registration's own tree.
+    std::string regRoot;
+    for (const auto &root : req.roots) {
+      std::string canonical = fs::weakly_canonical(root).string();
+      if (under(reg->where.path, canonical)) regRoot = canonical;
+    }
+    std::vector<SourceFile> sameTree;
+    for (const auto &f : files)
+      if (regRoot.empty() || under(f.path, regRoot)) sameTree.push_back(f);
+    auto defs = definitionsOf(sameTree, fn);
     std::vector<std::string> defFiles;
     for (const auto &[f, line] : defs) defFiles.push_back(f->path);
     auto reports = defFiles.empty() ? std::vector<cuda::GuardReport>{} : guards(defFiles);

@@ -8,6 +8,12 @@ import torch
 ops = torch.ops.fixture_kernels
 
 
+def get_jit_moe_module():
+    import tvm_ffi
+
+    return tvm_ffi.load_module("jit_moe.so")  # built from csrc/jit_moe_launcher.cu at first use
+
+
 def load_prebuilt_cubins(name):
     return lambda x: x  # fetched and loaded at run time, in the real engines
 
@@ -17,6 +23,7 @@ class MoeBackend(Enum):
     CHECKED = "checked"
     GROUPED = "grouped"
     CUBIN_GEN = "cubin_gen"
+    JIT = "jit"
     MARLIN = "marlin"
 
 
@@ -29,6 +36,9 @@ def run(moe_backend: MoeBackend, x):
     # families only (CMakeLists.txt), so Hopper and Thor get nothing.
     if moe_backend == MoeBackend.GROUPED:
         return torch.ops.fixture_kernels.grouped_fp4_moe(x)  # EXPECT: dispatch-allows-unbuilt
+    # A JIT module's export (tvm-ffi): its launcher's kernel is SM100-only.
+    if moe_backend == MoeBackend.JIT:
+        return get_jit_moe_module().jit_fp4_moe(x)  # EXPECT: dispatch-allows-unbuilt
     # The isa layer: prebuilt tcgen05 cubins loaded at run time (no compiled
     # entry to follow); Hopper and the 12.x GPUs have no tcgen05.
     if moe_backend == MoeBackend.CUBIN_GEN:  # EXPECT: dispatch-allows-unbuilt
