@@ -24,7 +24,8 @@ commands:
                                 target compiles (clang preprocessor, per target;
                                 --targets takes build targets: sm_100a,sm_120f)
   lint [PATH]                   findings where the layers disagree (Python dispatch,
-                                CUDA #if per target, CMake arch sets), clang-style
+                                C++/CUDA per target, CMake arch sets, shipped
+                                binaries, kernel ISA families), clang-style
                                 text, json or sarif; exit 1 when any finding is at
                                 or above --min-severity; inline suppressions
                                 (# archscope: ignore[rule-id]), baselines, config
