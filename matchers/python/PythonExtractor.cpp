@@ -299,7 +299,9 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
       continue;
     }
     auto fns = scopeFunctions(in, m, spec.qualname);
-    if (fns.empty()) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
+    // A scope the profile names but that holds nothing is worth a warning; one
+    // the generic scope picked (a file that only defines the enum) is not.
+    if (fns.empty() && !generic) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
     sink.setStage(int(stage));
     for (const auto &fn : fns) {
       Value self;
