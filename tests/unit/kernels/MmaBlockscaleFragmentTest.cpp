@@ -9,6 +9,8 @@
 #include "../../../kernels/common/moe_problem.h"
 #include "../../../kernels/mma-blockscale/moe_tiles.h"
 
+#include "MoeStepsModel.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -258,21 +260,9 @@ struct WarpMma { // one warp's accumulator across K steps
 
 std::vector<float> modelMoe(const archscope::MoeProblem &p, float actGlobal) {
   const archscope::MoeShape &s = p.shape;
-  std::vector<uint64_t> memory(steps::carveWorkspace(s, nullptr, nullptr) / 8 + 1);
-  steps::Workspace w;
-  steps::carveWorkspace(s, memory.data(), &w);
-  const int pairs = int(s.pairs());
-  for (int e = 0; e < s.experts; ++e)
-    w.counts[e] = steps::countPairs(p.topkIds.data(), pairs, e);
-  steps::prefixOffsets(w.counts, s.experts, w.offsets);
-  for (int e = 0; e < s.experts; ++e)
-    steps::listPairs(p.topkIds.data(), pairs, e, w.pairList + w.offsets[e]);
-  for (int64_t b = 0; b < int64_t(s.tokens) * s.hidden / 16; ++b) {
-    float v[16];
-    for (int i = 0; i < 16; ++i)
-      v[i] = archscope::bf16BitsToFloat(p.x[b * 16 + i]);
-    steps::quantizeBlock16(v, 1, p.xGlobalScale, w.xPacked + b * 8, w.xScales + b);
-  }
+  ModelWorkspace ws;
+  routeAndQuantize(p, ws);
+  steps::Workspace &w = ws.w;
   std::vector<float> out(size_t(s.tokens) * s.hidden, 0.0f);
   for (int e = 0; e < s.experts; ++e) {
     const mb::GemmView g1 = mb::expertView(p.w1.packed.data(), p.w1.scales.data(), 2 * s.inter, s.hidden,

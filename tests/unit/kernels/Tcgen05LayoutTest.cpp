@@ -7,6 +7,8 @@
 #include "../../../kernels/common/moe_problem.h"
 #include "../../../kernels/tcgen05/moe_tiles.h"
 
+#include "MoeStepsModel.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -315,21 +317,9 @@ void modelGemm(bool gemm1, const archscope::MoeDeviceArgs &args, const steps::Wo
 
 std::vector<float> modelMoe(const archscope::MoeProblem &p, float actGlobal) {
   const archscope::MoeShape &s = p.shape;
-  std::vector<uint64_t> memory(steps::carveWorkspace(s, nullptr, nullptr) / 8 + 1);
-  steps::Workspace w;
-  steps::carveWorkspace(s, memory.data(), &w);
-  const int pairs = int(s.pairs());
-  for (int e = 0; e < s.experts; ++e)
-    w.counts[e] = steps::countPairs(p.topkIds.data(), pairs, e);
-  steps::prefixOffsets(w.counts, s.experts, w.offsets);
-  for (int e = 0; e < s.experts; ++e)
-    steps::listPairs(p.topkIds.data(), pairs, e, w.pairList + w.offsets[e]);
-  for (int64_t blk = 0; blk < int64_t(s.tokens) * s.hidden / 16; ++blk) {
-    float v[16];
-    for (int i = 0; i < 16; ++i)
-      v[i] = archscope::bf16BitsToFloat(p.x[blk * 16 + i]);
-    steps::quantizeBlock16(v, 1, p.xGlobalScale, w.xPacked + blk * 8, w.xScales + blk);
-  }
+  ModelWorkspace ws;
+  routeAndQuantize(p, ws);
+  steps::Workspace &w = ws.w;
   std::vector<float> out(size_t(s.tokens) * s.hidden, 0.0f);
   archscope::MoeDeviceArgs args; // host pointers: the view functions only do index math
   args.shape = s;
