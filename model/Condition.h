@@ -85,6 +85,8 @@ public:
   Tri eval(const EvalEnv &env) const;
   bool isTrue() const;
   bool isFalse() const;
+  /// The same formula object (not merely an equivalent one).
+  bool sameAs(const Condition &o) const { return node_ == o.node_; }
   /// An undecided leaf (`Condition::unknown`): nothing was resolved.
   bool isUnknownLeaf() const;
   /// Whether any atom reads the device capability or toolkit version.

@@ -24,25 +24,10 @@ namespace {
 
 constexpr const char *kHeader = "archscope-facts 2";
 
-std::string clean(const std::string &s) { // fields never hold separators
-  std::string out = s;
-  for (char &c : out)
-    if (c == '\t' || c == '\n' || c == '\x1e' || c == '\x1f') c = ' ';
-  return out;
-}
-
+using records::clean;
+using records::decodeEvidence;
+using records::encodeEvidence;
 using records::split;
-
-std::string encodeEvidence(const Evidence &e) {
-  return clean(e.path) + '\x1f' + std::to_string(e.line) + '\x1f' + std::to_string(e.col) + '\x1f' +
-         clean(e.layer) + '\x1f' + clean(e.snippet) + '\x1f' + clean(e.note);
-}
-
-std::optional<Evidence> decodeEvidence(const std::string &s) {
-  auto f = split(s, '\x1f');
-  if (f.size() != 6) return std::nullopt;
-  return Evidence{f[0], std::stoi(f[1]), std::stoi(f[2]), f[3], f[4], f[5]};
-}
 
 } // namespace
 

@@ -35,10 +35,14 @@ struct Decision {
   std::vector<Evidence> evidence;
 };
 
-/// Whether an opaque atom's text talks about the hardware itself.
+/// Whether an opaque atom's text talks about the hardware itself. An SM
+/// number inside a class name (`Sm100BlockScaledGemmKernel.can_implement`)
+/// and a model's architecture (`_hf_arch(config)`) do not.
 bool atomNamesHardware(const std::string &text) {
-  static const std::regex re(R"((blackwell|hopper|ampere|capability|(^|\W|_)sm_?\d|arch\b))", std::regex::icase);
-  return std::regex_search(text, re);
+  static const std::regex re(R"((blackwell|hopper|ampere|capability|(^|\W|_)sm_?\d+([^a-z0-9]|$)|arch\b))",
+                             std::regex::icase);
+  static const std::regex modelArch(R"((^|[^a-z])(hf|model)_arch)", std::regex::icase);
+  return std::regex_search(text, re) && !std::regex_search(text, modelArch);
 }
 
 bool appliesTo(const GuardFact &g, const std::string &backend) {
@@ -64,7 +68,11 @@ void append(std::vector<Evidence> &out, const GuardFact &g, const std::string &n
 class CellDecider {
 public:
   CellDecider(const Facts &facts, const MatrixRequest &req, const LowerLayers *lower)
-      : facts_(facts), req_(req), lower_(lower) {}
+      : facts_(facts), req_(req), lower_(lower) {
+    for (const auto &g : facts.guards) readsHardware_.push_back(g.cond.readsHardware()); // once, not per cell
+  }
+
+  bool readsHardware(const GuardFact &g) const { return readsHardware_[&g - facts_.guards.data()]; }
 
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
               const std::map<std::string, bool> &assume) const {
@@ -127,7 +135,7 @@ public:
     // atom that itself names the hardware (`get_platform().is_blackwell`)
     // leaves the cell undecided: saying supported would be a guess.
     for (const auto &g : facts_.guards) {
-      if (g.kind != Kind::Reject || !appliesTo(g, b) || !g.cond.readsHardware() ||
+      if (g.kind != Kind::Reject || !appliesTo(g, b) || !readsHardware(g) ||
           g.cond.eval(e) != Tri::Unknown)
         continue;
       for (const auto &a : g.cond.opaqueAtoms()) {
@@ -151,7 +159,7 @@ public:
     for (auto *g : declared) append(d.evidence, *g, "allow-list includes " + t.name(), e);
     for (const auto &g : facts_.guards)
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
-          g.cond.readsHardware() && d.evidence.size() < 12)
+          readsHardware(g) && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
     if (!lowerLayersLack(b, t, e, d)) isaLacks(b, t, d);
     dedupe(d.evidence);
@@ -354,6 +362,7 @@ private:
   const Facts &facts_;
   const MatrixRequest &req_;
   const LowerLayers *lower_;
+  std::vector<bool> readsHardware_; ///< per fact of facts_.guards
 };
 
 std::string describeLowerLayers(const LowerLayers *lower) {

@@ -1,6 +1,9 @@
 //===--- TextRecords.h - tab-separated records for the facts cache ------===//
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include "model/Evidence.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,26 @@ inline std::string unescape(const std::string &s) {
     out += n == 't' ? '\t' : n == 'n' ? '\n' : n;
   }
   return out;
+}
+
+/// A field that never holds the record separators (tab, newline, \x1e, \x1f).
+inline std::string clean(const std::string &s) {
+  std::string out = s;
+  for (char &c : out)
+    if (c == '\t' || c == '\n' || c == '\x1e' || c == '\x1f') c = ' ';
+  return out;
+}
+
+/// Evidence as one field: its parts joined by \x1f.
+inline std::string encodeEvidence(const Evidence &e) {
+  return clean(e.path) + '\x1f' + std::to_string(e.line) + '\x1f' + std::to_string(e.col) + '\x1f' +
+         clean(e.layer) + '\x1f' + clean(e.snippet) + '\x1f' + clean(e.note);
+}
+
+inline std::optional<Evidence> decodeEvidence(const std::string &s) {
+  auto f = split(s, '\x1f');
+  if (f.size() != 6) return std::nullopt;
+  return Evidence{f[0], std::stoi(f[1]), std::stoi(f[2]), f[3], f[4], f[5]};
 }
 
 } // namespace archscope::records

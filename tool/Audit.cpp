@@ -9,11 +9,13 @@
 #include "model/FactsCache.h"
 #include "model/KernelFamilies.h"
 #include "model/MatrixBuilder.h"
+#include "model/PhaseTimer.h"
 #include "model/Profile.h"
 #include "model/link/EntryLinker.h"
 #include "tool/Archs.h"
 #include "tool/Cache.h"
 #include "tool/Guards.h"
+#include "tool/RuntimeChecksCache.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -272,8 +274,10 @@ AuditResult runAudit(const Options &opts) {
   std::vector<std::string> warnings; // tree scan and read warnings come with the facts
   checkPins(profile, engineRoot, infos, warnings);
 
+  PhaseTimer timer;
   std::string dir = opts.noCache ? "" : cacheDir();
   std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant);
+  timer.lap("hash");
   py::ExtractResult extracted;
   std::string file = dir + "/" + key + ".facts";
   auto text = key.empty() ? std::nullopt : readCacheFile(file);
@@ -293,6 +297,7 @@ AuditResult runAudit(const Options &opts) {
               g.order, g.chain[0].path.c_str(), g.chain[0].line, g.entry.c_str(), g.cond.str().substr(0, 200).c_str());
   }
   result.modulesParsed = extracted.modulesParsed;
+  timer.lap("python", result.fromCache ? "facts from the cache" : "");
 
   MatrixRequest req;
   req.backends = profile.backends.empty() ? extracted.backends : profile.backends;
@@ -317,6 +322,7 @@ AuditResult runAudit(const Options &opts) {
       [&](const std::vector<std::string> &files) {
         return guardReports(files, linkReq.guardTargets, !opts.noCache, progress);
       },
+      [&](const std::vector<std::string> &files) { return runtimeCheckReports(files, false, !opts.noCache); },
       [&] {
         std::string error;
         auto images = binary::readShippedBinaries(linkReq.roots, error);
@@ -327,7 +333,9 @@ AuditResult runAudit(const Options &opts) {
       },
       [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
   nameLikeTheTrees(lower, linkReq.roots);
+  timer.lap("link", std::to_string(lower.entries.size()) + " compiled entries");
   result.matrix = buildMatrix(extracted.facts, req, &lower);
+  timer.lap("matrix");
   result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;

@@ -11,6 +11,7 @@
 #include "tool/Archs.h"
 #include "tool/Audit.h"
 #include "tool/Guards.h"
+#include "tool/RuntimeChecksCache.h"
 #include "tool/lint/Baseline.h"
 #include "tool/lint/DiffBase.h"
 #include "tool/lint/LintRun.h"
@@ -69,10 +70,9 @@ private:
 
 /// The C++ runtime checks of the files whose kernels compile somewhere: the
 /// ones a check there can contradict. A cheap literal scan skips the rest.
-std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::GuardReport> &guards,
+std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::GuardReport> &guards, bool useCache,
                                                       std::vector<std::string> &warnings) {
-  std::vector<cuda::RuntimeCheckReport> out;
-  cuda::CompileFlags flags;
+  std::vector<std::string> files;
   for (const auto &g : guards) {
     bool hasKernel = std::any_of(g.kernels.begin(), g.kernels.end(), [](const cuda::KernelSite &k) {
       return std::any_of(k.byTarget.begin(), k.byTarget.end(),
@@ -82,12 +82,12 @@ std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::Gu
     std::ifstream in(g.path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    if (!cuda::mayHaveRuntimeChecks(text.str()) && text.str().find("MaxDynamicSharedMemorySize") == std::string::npos)
-      continue;
-    auto report = cuda::extractRuntimeChecks(g.path, flags.argsFor(g.path));
-    for (const auto &e : report.errors) warnings.push_back(g.path + ": " + e);
-    out.push_back(std::move(report));
+    if (cuda::mayHaveRuntimeChecks(text.str()) || text.str().find("MaxDynamicSharedMemorySize") != std::string::npos)
+      files.push_back(g.path);
   }
+  auto out = runtimeCheckReports(files, true, useCache);
+  for (const auto &r : out)
+    for (const auto &e : r.errors) warnings.push_back(r.path + ": " + e);
   return out;
 }
 
@@ -129,7 +129,7 @@ RawLint collectFindings(const Options &opts) {
   for (const auto &g : guards)
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
   auto archSets = cmakeArchSets(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
-  auto runtime = runtimeChecksOf(guards, raw.warnings);
+  auto runtime = runtimeChecksOf(guards, !opts.noCache, raw.warnings);
 
   checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,
                         audit.quantFlags, guards,  archSets, runtime};

@@ -69,6 +69,12 @@ public:
                      const Condition &reach, FlowSink *sink, int depth, const Value *self);
   /// Walks module-level statements of a class body's methods or a module.
   Value memberOf(const ClassRef &cls, const std::string &name);
+  /// `self.NAME = EXPR` at the top of the class's __init__, the only
+  /// assignment to self.NAME in the class: EXPR, evaluated with __init__'s
+  /// earlier local imports bound.
+  Value initAttribute(const ClassRef &cls, const std::string &name);
+  /// Binds `from M import a as b` (inside a function) into f's locals.
+  void bindLocalImport(TSNode stmt, Frame &f);
   std::vector<ClassRef> bases(const ClassRef &cls);
   bool isBackendEnum(const ClassRef &cls);
   std::string className(const ClassRef &cls);

@@ -9,9 +9,12 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/Interpreter.h"
 
+#include <functional>
+
 #include "matchers/python/CapabilityTerms.h"
 
 #include <cstdint>
+#include <functional>
 #include <regex>
 #include <set>
 
@@ -137,6 +140,12 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     }
     return Value::unknown(text);
   }
+  if (dotted == "getattr" && args.size() == 3 && args[1].is(K::Str)) {
+    // An attribute this walk cannot see (set by another stage) reads as the
+    // default the code itself offers.
+    Value v = attributeOf(args[0], args[1].text, text);
+    return v.is(K::Unknown) ? args[2] : v;
+  }
   if (name == "map" && args.size() == 2) return args[1];
   if (kPassThrough.count(name) && args.size() == 1) return args[0];
   if (name == "bool" && args.size() == 1) return Value::boolean(toCond(args[0]));
@@ -245,6 +254,12 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
       return Value::unknown(text);
     }
     std::string fname(callee.func.mod->parsed->text(field(callee.func.def, "name")));
+    if (vocab_.selectors.count(fname) && !callee.func.owner.valid()) { // a selector under a local alias
+      Value backend;
+      backend.kind = K::Backend;
+      backend.text = fname;
+      return backend;
+    }
     Value v = builtinCall(fname, args, kwargs, text, handled);
     if (handled) return v;
     if (caller.depth >= kMaxDepth || !budgetLeft()) return Value::unknown(text);
@@ -325,7 +340,7 @@ Value Interpreter::memberOf(const ClassRef &cls, const std::string &name) {
   bool isEnum = false;
   for (TSNode stmt : namedChildren(body)) {
     TSNode def = stmt;
-    bool isStatic = false, isClassMethod = false;
+    bool isStatic = false, isClassMethod = false, isProperty = false;
     if (type(stmt) == "decorated_definition") {
       def = field(stmt, "definition");
       for (TSNode d : namedChildren(stmt)) {
@@ -333,12 +348,13 @@ Value Interpreter::memberOf(const ClassRef &cls, const std::string &name) {
         std::string dt(pm.text(d));
         isStatic |= dt.find("staticmethod") != std::string::npos;
         isClassMethod |= dt.find("classmethod") != std::string::npos;
+        isProperty |= dt == "@property" || dt.ends_with("cached_property");
       }
     }
     if (type(def) == "function_definition" && pm.text(field(def, "name")) == name) {
       Value v;
       v.kind = Value::Kind::Func;
-      v.func = FuncRef{cls.mod, def, cls, isStatic, isClassMethod};
+      v.func = FuncRef{cls.mod, def, cls, isStatic, isClassMethod, isProperty};
       return v;
     }
     if (type(stmt) == "expression_statement") {
@@ -369,6 +385,51 @@ Value Interpreter::memberOf(const ClassRef &cls, const std::string &name) {
   }
   --depth;
   return Value::unknown(className(cls) + "." + name);
+}
+
+namespace {
+/// Counts the `self.NAME = ...` assignments under `node` (nested functions
+/// and classes excluded); `top` collects those directly in `node`'s block.
+int countSelfAssignments(const ParsedModule &pm, TSNode node, const std::string &target, bool top,
+                         TSNode &topAssignment) {
+  int n = 0;
+  for (TSNode stmt : namedChildren(node)) {
+    std::string_view t = type(stmt);
+    if (t == "expression_statement") {
+      for (TSNode e : namedChildren(stmt))
+        if (type(e) == "assignment" && pm.text(field(e, "left")) == target) {
+          ++n;
+          if (top) topAssignment = e;
+        }
+    } else if (t != "class_definition") {
+      TSNode body = t == "function_definition" ? field(stmt, "body") : stmt;
+      n += countSelfAssignments(pm, body, target, false, topAssignment);
+    }
+  }
+  return n;
+}
+} // namespace
+
+Value Interpreter::initAttribute(const ClassRef &cls, const std::string &name) {
+  static thread_local int depth = 0;
+  Value init = memberOf(cls, "__init__");
+  if (!init.is(Value::Kind::Func) || init.func.mod != cls.mod || depth > 4) return Value::unknown(name);
+  const FuncRef &fn = init.func;
+  const ParsedModule &pm = *fn.mod->parsed;
+  TSNode assignment{};
+  countSelfAssignments(pm, field(fn.def, "body"), "self." + name, true, assignment);
+  TSNode unused{};
+  if (isNull(assignment) || countSelfAssignments(pm, field(cls.def, "body"), "self." + name, false, unused) != 1)
+    return Value::unknown(name);
+  Frame f{fn.mod, {}, 1, nullptr};
+  for (TSNode stmt : namedChildren(field(fn.def, "body"))) {
+    if (ts_node_start_byte(stmt) >= ts_node_start_byte(assignment)) break;
+    if (type(stmt) == "import_from_statement") bindLocalImport(stmt, f);
+  }
+  ++depth;
+  Value v = evalExpr(field(assignment, "right"), f);
+  --depth;
+  return v;
 }
 
 } // namespace archscope::py

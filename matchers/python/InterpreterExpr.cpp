@@ -327,7 +327,9 @@ Value Interpreter::evalAttribute(TSNode node, Frame &f) {
   if (vocab_.selectors.count(attr)) { Value v; v.kind = K::Backend; v.text = text; return v; }
   if (vocab_.quantFlags.count(attr)) { Value v; v.kind = K::Quant; v.text = text; return v; }
   Value obj = evalExpr(field(node, "object"), f);
-  return attributeOf(obj, attr, text);
+  Value v = attributeOf(obj, attr, text);
+  if (v.is(K::Func) && v.func.isProperty && obj.is(K::Instance)) return callValue(v, {}, {}, f, text);
+  return v;
 }
 
 Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const std::string &text) {
@@ -363,6 +365,7 @@ Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const 
     Value m = memberOf(obj.cls, attr);
     if (m.is(K::Func)) m.self = std::make_shared<Value>(obj);
     if (!m.is(K::Unknown)) return m;
+    if (Value set = initAttribute(obj.cls, attr); !set.is(K::Unknown)) return set;
     break;
   }
   default: break;

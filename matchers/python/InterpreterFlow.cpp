@@ -135,18 +135,7 @@ private:
     }
   }
 
-  void localImport(TSNode s) {
-    importsQuery().run(pm(), s, [&](const Query::Captures &caps) {
-      auto from = caps.find("import.from"), name = caps.find("import.name");
-      if (from == caps.end() || name == caps.end()) return;
-      auto alias = caps.find("import.alias");
-      std::string mod = in_.index().absoluteModule(*f_.mod, std::string(pm().text(from->second)));
-      std::string n(pm().text(name->second));
-      Module *target = in_.index().module(mod);
-      Value v = target ? in_.resolveName(target, n) : Value::external(mod + "." + n);
-      f_.locals[alias == caps.end() ? n : std::string(pm().text(alias->second))] = v;
-    });
-  }
+  void localImport(TSNode s) { in_.bindLocalImport(s, f_); }
 
   void assign(TSNode e) {
     std::vector<TSNode> targets;
@@ -207,6 +196,7 @@ private:
   struct BranchEnd {
     Condition reach;
     std::map<std::string, Value> locals;
+    Condition entry; ///< reach at the branch's start
   };
 
   BranchEnd runBranch(TSNode body, const Condition &entry) {
@@ -214,7 +204,7 @@ private:
     auto savedLocals = f_.locals;
     f_.reach = entry;
     block(body);
-    BranchEnd end{f_.reach, f_.locals};
+    BranchEnd end{f_.reach, f_.locals, entry};
     f_.reach = saved;
     f_.locals = std::move(savedLocals);
     return end;
@@ -244,15 +234,23 @@ private:
         hasElse = true;
       }
     }
-    if (!hasElse) ends.push_back({rest, f_.locals});
-    join(ends);
+    if (!hasElse) ends.push_back({rest, f_.locals, rest});
+    join(ends, f_.reach);
   }
 
   /// Continues after branches: reach is where any branch falls through;
-  /// locals are merged on the branch conditions.
-  void join(std::vector<BranchEnd> &ends) {
+  /// locals are merged on the branch conditions. When every branch runs to
+  /// its end, what follows is reached as the statement was (`before`): the
+  /// union of `c` and `not c` is not `true` in three-valued logic when c is
+  /// opaque, so it must not be rebuilt from the branches.
+  void join(std::vector<BranchEnd> &ends, const Condition &before) {
     Condition reach = Condition::falsity();
-    for (const auto &e : ends) reach = reach || e.reach;
+    bool allFallThrough = true;
+    for (const auto &e : ends) {
+      reach = reach || e.reach;
+      allFallThrough = allFallThrough && e.reach.sameAs(e.entry);
+    }
+    if (allFallThrough) reach = before;
     std::map<std::string, Value> merged;
     std::set<std::string> names;
     for (const auto &e : ends)
@@ -301,7 +299,7 @@ private:
       auto kids = namedChildren(h);
       if (!kids.empty()) ends.push_back(runBranch(kids.back(), f_.reach && !ok));
     }
-    join(ends);
+    join(ends, f_.reach);
   }
 
   void forStatement(TSNode s) {
@@ -377,6 +375,20 @@ Value Interpreter::walkFunction(const FuncRef &fn, std::vector<Value> args,
   Walker w(*this, f);
   w.block(field(fn.def, "body"));
   return w.result();
+}
+
+void Interpreter::bindLocalImport(TSNode stmt, Frame &f) {
+  const ParsedModule &pm = *f.mod->parsed;
+  importsQuery().run(pm, stmt, [&](const Query::Captures &caps) {
+    auto from = caps.find("import.from"), name = caps.find("import.name");
+    if (from == caps.end() || name == caps.end()) return;
+    auto alias = caps.find("import.alias");
+    std::string mod = index_.absoluteModule(*f.mod, std::string(pm.text(from->second)));
+    std::string n(pm.text(name->second));
+    Module *target = index_.module(mod);
+    Value v = target ? resolveName(target, n) : Value::external(mod + "." + n);
+    f.locals[alias == caps.end() ? n : std::string(pm.text(alias->second))] = v;
+  });
 }
 
 } // namespace archscope::py

@@ -7,8 +7,9 @@
 //    resolved from their definitions by the interpreter.
 // 3. Scope walks: each profile stage is walked from `true`; raises, backend
 //    selections and dispatch branches become facts.
-// 4. Library entries: what a backend reaches through indirection is walked
-//    under `backend == b`.
+// 4. Library entries: what a backend reaches through indirection (profile
+//    entries, functions a decorator registers under the backend's name) is
+//    walked under `backend == b`.
 // 5. Oracles: backend -> kernel classes -> device check, and the ordered
 //    candidate list that auto-selection tries.
 //===----------------------------------------------------------------------===//
@@ -16,6 +17,7 @@
 
 #include "matchers/python/FactSink.h"
 #include "matchers/python/Interpreter.h"
+#include "model/PhaseTimer.h"
 
 #include <llvm/Support/Parallel.h>
 
@@ -342,6 +344,26 @@ Value resolveDotted(ModuleIndex &index, Interpreter &in, const std::string &dott
   return Value::unknown(dotted);
 }
 
+/// Walks `fn` as a way into `backend`'s kernels: a route fact with `why` as
+/// its evidence, then the body under `backend == b`.
+void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &fn, const Value *self,
+                 const std::string &backend, Evidence why) {
+  GuardFact route;
+  route.kind = GuardFact::Kind::Route;
+  route.backend = backend;
+  route.tree = std::filesystem::path(fn.mod->tree->root()).filename().string();
+  route.chain.push_back(std::move(why));
+  facts.guards.push_back(route);
+  facts.dispatched.insert(backend);
+  sink.setStage(1000);
+  sink.setBackend(backend);
+  in.resetBudget();
+  in.setSinkDepth(6); // library call chains to the JIT build are deeper
+  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1, self);
+  sink.setBackend("");
+  in.setSinkDepth(3);
+}
+
 void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
                  Facts &facts) {
   for (const auto &[backend, entries] : quant.entries) {
@@ -361,22 +383,67 @@ void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
                                  ": not found in the given trees (pass the library with --with)");
         continue;
       }
-      std::string tree = std::filesystem::path(fn.mod->tree->root()).filename().string();
-      GuardFact route;
-      route.kind = GuardFact::Kind::Route;
-      route.backend = backend;
-      route.tree = tree;
-      route.chain.push_back(evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (profile)"));
-      facts.guards.push_back(route);
-      facts.dispatched.insert(backend);
-      sink.setStage(1000);
-      sink.setBackend(backend);
-      in.resetBudget();
-      in.setSinkDepth(6); // library call chains to the JIT build are deeper
-      in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1,
-                      self.cls.valid() ? &self : nullptr);
-      sink.setBackend("");
-      in.setSinkDepth(3);
+      walkAsEntry(in, sink, facts, fn, self.cls.valid() ? &self : nullptr, backend,
+                  evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (profile)"));
+    }
+  }
+}
+
+/// Whether the file may register a function for one of the rows by name:
+/// a `@register...(` decorator and one row's name as a string literal.
+bool mayRegisterBackends(const std::string &text, const std::vector<std::string> &rows) {
+  if (text.find("@register") == std::string::npos) return false;
+  for (const auto &row : rows)
+    if (text.find("\"" + row + "\"") != std::string::npos || text.find("'" + row + "'") != std::string::npos)
+      return true;
+  return false;
+}
+
+/// Whether `path` lies in the folder of a file that defines the backend
+/// enum (or below it): registries elsewhere share the backends' names for
+/// other things (`@register_attention_backend("triton")`).
+bool besideBackendEnum(const std::string &path, const std::vector<BackendFact> &backends) {
+  for (const auto &b : backends) {
+    std::string dir = std::filesystem::path(b.where.path).parent_path().string();
+    if (path.compare(0, dir.size() + 1, dir + "/") == 0) return true;
+  }
+  return false;
+}
+
+/// Functions put into a backend registry by a decorator keyed by the
+/// backend's name (`@register_fused_func("none", "marlin")`, SGLang's
+/// FusedOpPool): the runner looks them up by that name, so each is an entry
+/// of the backend, walked like a profile entry.
+void walkRegistered(ModuleIndex &index, Interpreter &in, const std::vector<std::string> &rows, FactSink &sink,
+                    Facts &facts) {
+  const SourceTree &engine = index.trees()[0];
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
+  for (const auto &f : engine.files())
+    if (const std::string *text = engine.read(f);
+        text && besideBackendEnum(f.relPath, facts.backends) && mayRegisterBackends(*text, rows))
+      candidates.push_back({&engine, &f});
+  index.prefetch(candidates);
+  const std::set<std::string> known(rows.begin(), rows.end());
+  for (const auto &[tree, file] : candidates) {
+    Module *m = index.moduleForFile(*tree, *file);
+    if (!m || !m->parsed) continue;
+    std::vector<std::pair<TSNode, std::string>> registered; // (function_definition, backend)
+    registryDecoratorsQuery().run(*m->parsed, m->parsed->root(), [&](const Query::Captures &caps) {
+      auto key = caps.find("registry.key"), target = caps.find("registry.target");
+      if (key == caps.end() || target == caps.end()) return;
+      Frame frame{m, {}, Interpreter::kMaxDepth, nullptr};
+      Value name = in.evalExpr(key->second, frame);
+      TSNode def = ts_node_parent(target->second), scope = ts_node_parent(ts_node_parent(def));
+      bool moduleLevel = !isNull(scope) && type(scope) == "module";
+      if (moduleLevel && name.is(Value::Kind::Str) && known.count(name.text)) registered.push_back({def, name.text});
+    });
+    for (const auto &[def, backend] : registered) {
+      FuncRef fn;
+      fn.mod = m;
+      fn.def = def;
+      TSNode decorator = ts_node_named_child(ts_node_parent(def), 0);
+      walkAsEntry(in, sink, facts, fn, nullptr, backend,
+                  evidenceAt(*m, decorator, "registers an entry of " + backend));
     }
   }
 }
@@ -457,22 +524,6 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
   }
 }
 
-/// ARCHSCOPE_TIMING=1 prints how long each phase took.
-class PhaseTimer {
-public:
-  void lap(const char *phase, size_t parsed) {
-    auto now = std::chrono::steady_clock::now();
-    if (enabled_)
-      std::fprintf(stderr, "archscope: timing: %-10s %.3f s, %zu modules parsed so far\n", phase,
-                   std::chrono::duration<double>(now - last_).count(), parsed);
-    last_ = now;
-  }
-
-private:
-  bool enabled_ = std::getenv("ARCHSCOPE_TIMING") != nullptr;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
 /// Reads every Python file of every tree once, on all cores; the literal
 /// prefilters then scan memory.
 void readAllFiles(ModuleIndex &index) {
@@ -510,7 +561,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   Interpreter in(index, vocab);
   PhaseTimer timer;
   readAllFiles(index);
-  timer.lap("read", index.parsedCount());
+  timer.lap("read", std::to_string(index.parsedCount()) + " modules parsed so far");
   // The predicate table is independent of dispatch: it runs beside it, with
   // its own interpreter over the shared (thread-safe) module index.
   Facts predicateFacts;
@@ -520,15 +571,16 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   });
   r.backends = catalogBackends(index, in, r.facts);
   r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
-  timer.lap("backends", index.parsedCount());
+  timer.lap("backends", std::to_string(index.parsedCount()) + " modules parsed so far");
   prefetchDispatchCode(index, quant);
   FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
   walkScopes(index, in, quant, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
+  walkRegistered(index, in, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
   readOracle(index, in, quant, r.backends, r.facts);
-  timer.lap("dispatch", index.parsedCount());
+  timer.lap("dispatch", std::to_string(index.parsedCount()) + " modules parsed so far");
   predicates.join();
-  timer.lap("predicates", index.parsedCount());
+  timer.lap("predicates", std::to_string(index.parsedCount()) + " modules parsed so far");
   r.facts.predicates = std::move(predicateFacts.predicates);
   for (auto &w : predicateFacts.warnings) r.facts.warnings.push_back(std::move(w));
   for (const auto &tree : index.trees())

@@ -169,5 +169,9 @@ const Query &archDecoratorsQuery() {
   static const Query q("arch_decorators.scm", queries::kArchDecorators);
   return q;
 }
+const Query &registryDecoratorsQuery() {
+  static const Query q("registry_decorators.scm", queries::kRegistryDecorators);
+  return q;
+}
 
 } // namespace archscope::py

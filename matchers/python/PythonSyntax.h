@@ -81,5 +81,6 @@ private:
 const Query &importsQuery();
 const Query &enumClassesQuery();
 const Query &archDecoratorsQuery();
+const Query &registryDecoratorsQuery();
 
 } // namespace archscope::py

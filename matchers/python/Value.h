@@ -29,6 +29,7 @@ struct FuncRef {
   ClassRef owner; ///< set for methods
   bool isStatic = false;
   bool isClassMethod = false;
+  bool isProperty = false; ///< @property: reading the attribute calls it
 };
 
 struct Value {

@@ -3,8 +3,12 @@
 #include "model/link/EntryLinker.h"
 
 #include "matchers/cuda/RuntimeChecks.h"
+#include "model/PhaseTimer.h"
+
+#include <algorithm>
 
 #include <filesystem>
+#include <future>
 #include <fstream>
 #include <map>
 #include <set>
@@ -27,17 +31,25 @@ bool isCppSource(const fs::path &p) {
   return exts.count(p.extension().string()) > 0;
 }
 
+/// Folders of vendored libraries (an installed FlashInfer ships CUTLASS and
+/// CCCL beside its sources): no engine entry is defined there.
+bool isVendoredFolder(const std::string &name) {
+  return name.starts_with(".") || name == "3rdparty" || name == "third_party" || name == "build" ||
+         name == "node_modules" || name == "cutlass" || name == "cccl";
+}
+
 /// The C++/CUDA sources of the trees, skipping vendored and hidden folders.
+/// Paths start with the canonical root, so `under` is a prefix test.
 std::vector<SourceFile> readSources(const std::vector<std::string> &roots) {
   std::vector<SourceFile> out;
-  for (const auto &root : roots) {
+  for (const auto &given : roots) {
     std::error_code ec;
+    fs::path root = fs::weakly_canonical(given, ec);
     for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       std::string name = it->path().filename().string();
-      if (it->is_directory(ec) && (name.starts_with(".") || name == "3rdparty" || name == "third_party" ||
-                                   name == "build" || name == "node_modules")) {
+      if (it->is_directory(ec) && isVendoredFolder(name)) {
         it.disable_recursion_pending();
         continue;
       }
@@ -76,22 +88,43 @@ int lineOf(const std::string &text, size_t pos) {
 
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+/// Whether `path` (of a file readSources read) lies in the folder `root`
+/// (an absolute, canonical path).
+bool under(const std::string &path, const std::string &root) {
+  return !root.empty() && path.compare(0, root.size() + 1, root + "/") == 0;
+}
+
 /// (file, line) of each definition of the function `name`. A literal search
 /// is enough here: the name comes from a registration, and the check that
 /// a body follows tells definitions from declarations and calls.
-std::vector<std::pair<const SourceFile *, int>> definitionsOf(const std::vector<SourceFile> &files,
+std::vector<std::pair<const SourceFile *, int>> definitionsOf(const std::vector<const SourceFile *> &files,
                                                               const std::string &name) {
   std::vector<std::pair<const SourceFile *, int>> out;
-  for (const auto &f : files)
-    for (size_t p = f.text.find(name); p != std::string::npos; p = f.text.find(name, p + 1)) {
+  for (const SourceFile *f : files)
+    for (size_t p = f->text.find(name); p != std::string::npos; p = f->text.find(name, p + 1)) {
       size_t end = p + name.size();
-      if ((p > 0 && isIdentChar(f.text[p - 1])) || end >= f.text.size() || isIdentChar(f.text[end])) continue;
-      size_t q = f.text.find_first_not_of(" \t\r\n", end);
-      if (q == std::string::npos || f.text[q] != '(' || !opensDefinition(f.text, q)) continue;
-      out.emplace_back(&f, lineOf(f.text, p));
+      if ((p > 0 && isIdentChar(f->text[p - 1])) || end >= f->text.size() || isIdentChar(f->text[end])) continue;
+      size_t q = f->text.find_first_not_of(" \t\r\n", end);
+      if (q == std::string::npos || f->text[q] != '(' || !opensDefinition(f->text, q)) continue;
+      out.emplace_back(f, lineOf(f->text, p));
       break;
     }
   return out;
+}
+
+/// Definitions of `fn` for a registration: in the registration's own file
+/// when it has one (a common name, `run`, is defined all over a tree),
+/// else in the registration's tree.
+std::vector<std::pair<const SourceFile *, int>> definitionsNear(const std::vector<SourceFile> &files,
+                                                                const cuda::OpRegistration &reg,
+                                                                const std::string &regRoot, const std::string &fn) {
+  std::vector<const SourceFile *> own, sameTree;
+  for (const auto &f : files) {
+    if (f.path == reg.where.path) own.push_back(&f);
+    if (regRoot.empty() || under(f.path, regRoot)) sameTree.push_back(&f);
+  }
+  auto defs = definitionsOf(own, fn);
+  return defs.empty() ? definitionsOf(sameTree, fn) : defs;
 }
 
 std::string shortName(std::string fn) {
@@ -100,24 +133,32 @@ std::string shortName(std::string fn) {
   return p == std::string::npos ? fn : fn.substr(p + 2);
 }
 
-/// Whether `path` lies in the folder `root` (an absolute, canonical path).
-bool under(const std::string &path, const std::string &root) {
-  std::error_code ec;
-  return !root.empty() && fs::weakly_canonical(fs::absolute(path, ec), ec).string().rfind(root + "/", 0) == 0;
+/// How many leading folders two paths share.
+int sharedFolders(const std::string &a, const std::string &b) {
+  int n = 0;
+  for (size_t i = 0; i < a.size() && i < b.size() && a[i] == b[i]; ++i)
+    if (a[i] == '/') ++n;
+  return n;
 }
 
-/// The registration of `torch.ops.NS.OP` that names a C++ function, from
-/// the tree whose code calls it when that tree has one (a vendored copy
-/// elsewhere registers the same name).
+/// The registration of `torch.ops.NS.OP` that names a C++ function: the
+/// exact namespace first (a macro one, TORCH_EXTENSION_NAME, matches too),
+/// then the tree whose code calls it, then the one nearest the calling file
+/// (an installed SGLang vendors a copy of FlashInfer's launcher beside
+/// FlashInfer's own). `tied` counts the registrations as good as the one
+/// returned: more than one means the name alone does not say which is meant.
 const cuda::OpRegistration *registrationOf(const std::vector<cuda::OpRegistration> &regs, const std::string &ns,
-                                           const std::string &op, const std::string &callerRoot) {
+                                           const std::string &op, const std::string &callerRoot,
+                                           const std::string &callerFile, int &tied) {
   const cuda::OpRegistration *best = nullptr;
-  int bestScore = -1;
+  long bestScore = -1;
+  tied = 0;
   for (const auto &r : regs) {
     if (r.op != op || r.function.empty()) continue;
-    // exact namespace first (a macro one, TORCH_EXTENSION_NAME, matches too), then the caller's tree
-    int score = (r.ns == ns ? 2 : 0) + (under(r.where.path, callerRoot) ? 1 : 0);
-    if (score > bestScore) best = &r, bestScore = score;
+    long score = (r.ns == ns ? 1L << 21 : 0) + (under(r.where.path, callerRoot) ? 1L << 20 : 0) +
+                 sharedFolders(r.where.path, callerFile);
+    if (score > bestScore) best = &r, bestScore = score, tied = 0;
+    if (score == bestScore) ++tied;
   }
   return best;
 }
@@ -178,16 +219,17 @@ EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::Gu
 
 /// The runtime checks of the registered function that must pass for it to
 /// go on (TORCH_CHECK, ICHECK_EQ, `if (...) throw`), from its defining files.
-std::vector<cuda::RuntimeCheck> entryAsserts(const std::vector<std::string> &defFiles, const std::string &fn) {
+std::vector<cuda::RuntimeCheck> entryAsserts(const std::vector<std::string> &defFiles,
+                                             std::map<std::string, const std::vector<cuda::RuntimeCheck> *> &checksOf,
+                                             const std::string &fn) {
   std::vector<cuda::RuntimeCheck> out;
   for (const auto &path : defFiles)
-    for (auto &c : cuda::extractRuntimeChecks(path, {}).checks) {
+    for (const auto &c : *checksOf[path]) {
       std::string owner = c.function.substr(c.function.rfind(':') == std::string::npos ? 0 : c.function.rfind(':') + 1);
       // Only checks about the GPU: `TORCH_CHECK(false, ...)` in the #else of a
       // build macro (ENABLE_NVFP4_SM100) says what the build left out, which
       // the preprocessor here cannot know without the build's definitions.
-      if (c.kind == cuda::RuntimeCheck::Kind::Assert && owner == fn && c.cond.readsHardware())
-        out.push_back(std::move(c));
+      if (c.kind == cuda::RuntimeCheck::Kind::Assert && owner == fn && c.cond.readsHardware()) out.push_back(c);
     }
   return out;
 }
@@ -270,24 +312,71 @@ void applyBinary(EntryCoverage &c, const binary::BinaryImage &img, ComputeCapabi
 
 } // namespace
 
+/// An entry followed to its registration and defining files, or why not.
+struct ResolvedEntry {
+  std::string entry, op, fn, unlinked;
+  const cuda::OpRegistration *reg = nullptr;
+  const binary::BinaryImage *img = nullptr;
+  std::vector<std::pair<const SourceFile *, int>> defs;
+  std::vector<std::string> defFiles;
+};
+
+/// torch.ops.NS.OP, or jit:GETTER.FUNC (a JIT module's export: tvm-ffi
+/// registrations have no namespace, so any registration of FUNC matches).
+ResolvedEntry resolveEntry(const std::string &entry, const std::vector<cuda::OpRegistration> &regs,
+                           const std::vector<binary::BinaryImage> &images, const std::vector<SourceFile> &files,
+                           const std::vector<std::string> &roots, const std::string &callerRoot,
+                           const std::string &callerFile) {
+  ResolvedEntry r;
+  r.entry = entry;
+  auto dot = entry.rfind('.');
+  bool jitModule = entry.rfind("jit:", 0) == 0;
+  r.op = entry.substr(dot + 1);
+  std::string ns = jitModule ? "" : entry.substr(10, dot - 10);
+  int tied = 0;
+  r.reg = registrationOf(regs, ns, r.op, callerRoot, callerFile, tied);
+  r.img = jitModule ? nullptr : imageOf(images, ns); // JIT: built on the user's machine
+  // A JIT module's export name shared by several modules (`run`) says
+  // nothing about which one the getter builds.
+  if (!r.reg) r.unlinked = "no registration of " + (ns.empty() ? r.op : ns + "::" + r.op) + " in the trees";
+  else if (jitModule && tied > 1)
+    r.unlinked = std::to_string(tied) + " JIT modules export " + r.op + "; its name alone does not say which one is built";
+  if (!r.unlinked.empty()) return r;
+  r.fn = shortName(r.reg->function);
+  std::string regRoot; // definitions come from the registration's own tree
+  for (const auto &root : roots) {
+    std::string canonical = fs::weakly_canonical(root).string();
+    if (under(r.reg->where.path, canonical)) regRoot = canonical;
+  }
+  r.defs = definitionsNear(files, *r.reg, regRoot, r.fn);
+  for (const auto &[f, line] : r.defs) r.defFiles.push_back(f->path);
+  return r;
+}
+
 LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards,
-                        const BinaryReader &binaries, const ArchSetReader &archSetReader) {
+                        const CheckRunner &checkRunner, const BinaryReader &binaries,
+                        const ArchSetReader &archSetReader) {
   LowerLayers out;
   out.read = true;
   std::set<std::string> entries;
-  std::map<std::string, std::string> callerRoot; // entry -> root of the tree whose code calls it
+  // entry -> root of the tree whose code calls it, and the calling file
+  std::map<std::string, std::string> callerRoot, callerFile;
   for (const auto &g : facts.guards) {
     if (g.kind != GuardFact::Kind::Calls) continue;
     entries.insert(g.entry);
     for (size_t i = 0; i < req.roots.size(); ++i) {
       bool engine = i == 0 && g.tree.empty();
-      if (engine || fs::path(req.roots[i]).filename() == g.tree)
-        callerRoot.emplace(g.entry, fs::weakly_canonical(req.roots[i]).string());
+      if (!engine && fs::path(req.roots[i]).filename() != g.tree) continue;
+      std::string root = fs::weakly_canonical(req.roots[i]).string();
+      callerRoot.emplace(g.entry, root);
+      if (!g.chain.empty()) callerFile.emplace(g.entry, root + "/" + g.chain[0].path);
     }
   }
   if (entries.empty()) return out;
 
+  PhaseTimer timer;
   auto files = readSources(req.roots);
+  timer.lap("link:read", std::to_string(files.size()) + " C++ files");
   auto images = binaries ? binaries() : std::vector<binary::BinaryImage>{};
   auto archSets = archSetReader ? archSetReader() : std::vector<build::ArchSetReport>{};
   std::vector<cuda::OpRegistration> regs;
@@ -296,51 +385,62 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
         f.text.find("TVM_FFI_DLL_EXPORT") != std::string::npos)
       for (auto &r : cuda::scanOpRegistrations(f.path, f.text)) regs.push_back(std::move(r));
 
+  timer.lap("link:scan", std::to_string(regs.size()) + " registrations");
+  // Resolve every entry first, so that each defining file is preprocessed
+  // and parsed once, all of them in parallel, however many entries it has.
+  std::vector<ResolvedEntry> resolved;
+  std::vector<std::string> defFiles;
   for (const auto &entry : entries) {
-    // torch.ops.NS.OP, or jit:GETTER.FUNC (a JIT module's export: tvm-ffi
-    // registrations have no namespace, so any registration of FUNC matches).
-    auto dot = entry.rfind('.');
-    bool jitModule = entry.rfind("jit:", 0) == 0;
-    std::string op = entry.substr(dot + 1), ns = jitModule ? "" : entry.substr(10, dot - 10);
-    auto &byGpu = out.entries[entry];
-    const cuda::OpRegistration *reg = registrationOf(regs, ns, op, callerRoot[entry]);
-    const binary::BinaryImage *img = jitModule ? nullptr : imageOf(images, ns); // JIT: built on the user's machine
-    if (!reg) {
+    resolved.push_back(resolveEntry(entry, regs, images, files, req.roots, callerRoot[entry], callerFile[entry]));
+    for (const auto &f : resolved.back().defFiles)
+      if (std::find(defFiles.begin(), defFiles.end(), f) == defFiles.end()) defFiles.push_back(f);
+  }
+  timer.lap("link:resolve", std::to_string(defFiles.size()) + " defining files");
+  // The preprocessor passes and the host-side parses of the defining files
+  // run side by side; only files with some SM-like name can hold a check
+  // about the GPU.
+  std::vector<std::string> parsed;
+  for (const auto &f : files)
+    if (std::find(defFiles.begin(), defFiles.end(), f.path) != defFiles.end() && cuda::mayHaveRuntimeChecks(f.text))
+      parsed.push_back(f.path);
+  auto pendingChecks = std::async(std::launch::async, [&] {
+    return parsed.empty() || !checkRunner ? std::vector<cuda::RuntimeCheckReport>{} : checkRunner(parsed);
+  });
+  std::map<std::string, cuda::GuardReport> reportOf;
+  if (!defFiles.empty()) {
+    auto reports = guards(defFiles);
+    for (size_t i = 0; i < reports.size() && i < defFiles.size(); ++i) reportOf[defFiles[i]] = std::move(reports[i]);
+  }
+  auto checks = pendingChecks.get();
+  static const std::vector<cuda::RuntimeCheck> none;
+  std::map<std::string, const std::vector<cuda::RuntimeCheck> *> checksOf;
+  for (const auto &f : defFiles) checksOf[f] = &none;
+  for (size_t i = 0; i < checks.size() && i < parsed.size(); ++i) checksOf[parsed[i]] = &checks[i].checks;
+  timer.lap("link:guards+checks");
+  for (const auto &r : resolved) {
+    auto &byGpu = out.entries[r.entry];
+    if (!r.unlinked.empty()) {
       for (auto gpu : req.gpus) {
-        byGpu[gpu].why = "no registration of " + (ns.empty() ? op : ns + "::" + op) + " in the trees";
-        if (img) applyBinary(byGpu[gpu], *img, gpu);
+        byGpu[gpu].why = r.unlinked;
+        if (r.img) applyBinary(byGpu[gpu], *r.img, gpu);
       }
       continue;
     }
-    std::string fn = shortName(reg->function);
-    // Definitions in the registration's own tree.
-    std::string regRoot;
-    for (const auto &root : req.roots) {
-      std::string canonical = fs::weakly_canonical(root).string();
-      if (under(reg->where.path, canonical)) regRoot = canonical;
-    }
-    std::vector<SourceFile> sameTree;
-    for (const auto &f : files)
-      if (regRoot.empty() || under(f.path, regRoot)) sameTree.push_back(f);
-    auto defs = definitionsOf(sameTree, fn);
-    std::vector<std::string> defFiles;
-    for (const auto &[f, line] : defs) defFiles.push_back(f->path);
-    auto reports = defFiles.empty() ? std::vector<cuda::GuardReport>{} : guards(defFiles);
     std::vector<const cuda::GuardReport *> used;
-    for (const auto &r : reports) used.push_back(&r);
-    auto asserts = entryAsserts(defFiles, fn);
-    Evidence regEv = reg->where;
-    regEv.note = "registers " + op + " as " + reg->function;
+    for (const auto &f : r.defFiles) used.push_back(&reportOf[f]);
+    auto asserts = entryAsserts(r.defFiles, checksOf, r.fn);
+    Evidence regEv = r.reg->where;
+    regEv.note = "registers " + r.op + " as " + r.reg->function;
     for (auto gpu : req.gpus) {
       EntryCoverage c;
-      if (defs.empty()) c.why = "no definition of " + fn + " in the trees";
+      if (r.defs.empty()) c.why = "no definition of " + r.fn + " in the trees";
       else c = coverageOn(gpu, used, req.guardTargets);
       std::vector<Evidence> chain{regEv};
-      for (const auto &[f, line] : defs) chain.push_back({f->path, line, 1, "cpp", fn + "(...)", "defines " + fn});
+      for (const auto &[f, line] : r.defs) chain.push_back({f->path, line, 1, "cpp", r.fn + "(...)", "defines " + r.fn});
       chain.insert(chain.end(), c.chain.begin(), c.chain.end());
       c.chain = std::move(chain);
-      applyBuild(c, archSets, defFiles, gpu);
-      if (img) applyBinary(c, *img, gpu);
+      applyBuild(c, archSets, r.defFiles, gpu);
+      if (r.img) applyBinary(c, *r.img, gpu);
       applyChecks(c, asserts, gpu);
       byGpu[gpu] = std::move(c);
     }

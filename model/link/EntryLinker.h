@@ -6,9 +6,9 @@
 // (TORCH_LIBRARY `m.impl("op", &fn)`, pybind, tvm-ffi), to the files that
 // define `fn`, and reads those files' per-target guard reports: a GPU gets
 // the kernel when some build target that runs on it compiles a kernel body.
-// An installed engine's shared object that registers the entry's namespace
 // A CMake build that gives the defining file an arch list
-// (set_gencode_flags_for_srcs) decides which GPUs get it at all.
+// (set_gencode_flags_for_srcs) decides which GPUs get it at all. An
+// installed engine's shared object that registers the entry's namespace
 // (sgl_kernel/common_ops.so for torch.ops.sgl_kernel, vllm/_C.so for
 // torch.ops._C) is the final word: its cubins and PTX decide per GPU.
 // Where a link cannot be made the coverage is unknown and says why.
@@ -17,6 +17,7 @@
 #include "matchers/binary/ShippedBinaries.h"
 #include "matchers/build/CMakeArchSets.h"
 #include "matchers/cuda/ArchGuardPass.h"
+#include "matchers/cuda/RuntimeChecks.h"
 #include "model/Facts.h"
 #include "model/LowerLayers.h"
 
@@ -35,6 +36,9 @@ struct LinkRequest {
   std::vector<Target> guardTargets;      ///< what the guard passes compile
 };
 
+/// Parses (or reads from the cache) the C++ runtime checks of `files`.
+using CheckRunner = std::function<std::vector<cuda::RuntimeCheckReport>(const std::vector<std::string> &files)>;
+
 /// Reads (or recalls) the shipped binaries of the trees; called only when
 /// the Python layer calls some compiled entry.
 using BinaryReader = std::function<std::vector<binary::BinaryImage>()>;
@@ -44,6 +48,7 @@ using BinaryReader = std::function<std::vector<binary::BinaryImage>()>;
 using ArchSetReader = std::function<std::vector<build::ArchSetReport>()>;
 
 LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardRunner &guards,
-                        const BinaryReader &binaries = {}, const ArchSetReader &archSets = {});
+                        const CheckRunner &checks, const BinaryReader &binaries = {},
+                        const ArchSetReader &archSets = {});
 
 } // namespace archscope::link
