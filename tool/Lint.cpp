@@ -3,6 +3,7 @@
 #include "tool/Lint.h"
 
 #include "matchers/build/CMakeArchSets.h"
+#include "matchers/build/ReleaseArchLists.h"
 #include "matchers/cuda/CompileFlags.h"
 #include "matchers/cuda/RuntimeChecks.h"
 #include "model/Errors.h"
@@ -130,9 +131,10 @@ RawLint collectFindings(const Options &opts) {
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
   auto archSets = cmakeArchSets(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
   auto runtime = runtimeChecksOf(guards, !opts.noCache, raw.warnings);
+  auto releaseLists = build::readReleaseArchLists(audit.roots);
 
   checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,
-                        audit.quantFlags, guards,  archSets, runtime};
+                        audit.quantFlags, guards,  archSets, runtime,  releaseLists};
   PathResolver paths(audit.roots);
   for (auto &f : checks::runChecks(in)) {
     paths.apply(f);
@@ -140,7 +142,7 @@ RawLint collectFindings(const Options &opts) {
   }
   raw.stats = "read " + std::to_string(audit.filesListed) + " Python files, " + std::to_string(files.size()) +
               " CUDA files x " + std::to_string(guardTargets({}).size()) + " targets, " +
-              plural(archSets.size(), "CMake build");
+              plural(archSets.size(), "CMake build") + ", " + plural(releaseLists.size(), "release arch list");
   return raw;
 }
 

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Text, one record a line, tab-separated fields:
-//   archscope-runtime-checks 1
+//   archscope-runtime-checks 2
 //   C <condition record>                 the condition table (ConditionCodec.cpp)
-//   K kind  function  evidence  cond  text
+//   K kind  function  evidence  cond  text  guardedBy
 //   R ns  op  function  evidence
 //   S bytes  function  evidence  checksOptinLimit
 //   M missing include
@@ -24,7 +24,7 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-runtime-checks 1";
+constexpr const char *kHeader = "archscope-runtime-checks 2";
 using records::clean;
 using records::decodeEvidence;
 using records::encodeEvidence;
@@ -36,7 +36,7 @@ std::string encodeReport(const cuda::RuntimeCheckReport &r) {
   std::ostringstream body;
   for (const auto &c : r.checks)
     body << "K\t" << int(c.kind) << '\t' << clean(c.function) << '\t' << encodeEvidence(c.where) << '\t'
-         << c.cond.encode(conditions, ids) << '\t' << clean(c.text) << '\n';
+         << c.cond.encode(conditions, ids) << '\t' << clean(c.text) << '\t' << clean(c.guardedBy) << '\n';
   for (const auto &g : r.registrations)
     body << "R\t" << clean(g.ns) << '\t' << clean(g.op) << '\t' << clean(g.function) << '\t' << encodeEvidence(g.where)
          << '\n';
@@ -69,7 +69,7 @@ std::optional<cuda::RuntimeCheckReport> decodeReport(const std::string &text, co
         auto ev = decodeEvidence(f.at(2));
         auto cond = Condition::decode(conditions, std::stoul(f.at(3)), built);
         if (!ev || !cond) return std::nullopt;
-        r.checks.push_back({cuda::RuntimeCheck::Kind(std::stoi(f.at(0))), f.at(1), *ev, *cond, f.at(4)});
+        r.checks.push_back({cuda::RuntimeCheck::Kind(std::stoi(f.at(0))), f.at(1), *ev, *cond, f.at(4), f.at(5)});
         break;
       }
       case 'R': {

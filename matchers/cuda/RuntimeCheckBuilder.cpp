@@ -249,7 +249,22 @@ void CheckBuilder::emit(RuntimeCheck::Kind kind, SourceLocation loc, const Trans
   c.where = {path_, int(sm.getExpansionLineNumber(at)), int(sm.getExpansionColumnNumber(at)), "cpp", lineAt(sm, at), ""};
   c.cond = t.cond;
   c.text = oneLine(text);
+  c.guardedBy = configurationGuard(anchor);
   out_->push_back(std::move(c));
+}
+
+std::string CheckBuilder::configurationGuard(const Stmt *s) {
+  DynTypedNode child = DynTypedNode::create(*s);
+  for (DynTypedNodeList parents = ctx_.getParents(*s); !parents.empty(); parents = ctx_.getParents(parents[0])) {
+    const DynTypedNode &p = parents[0];
+    if (p.get<FunctionDecl>() || p.get<LambdaExpr>()) return "";
+    const Expr *cond = nullptr;
+    if (auto *is = p.get<IfStmt>(); is && child.get<Stmt>() != is->getCond()) cond = is->getCond();
+    if (auto *sw = p.get<SwitchStmt>(); sw && child.get<Stmt>() != sw->getCond()) cond = sw->getCond();
+    if (cond && !tr_.condition(cond).readsSm && tr_.value(cond).kind == SmTerm::Kind::None) return oneLine(text(cond));
+    child = p;
+  }
+  return "";
 }
 
 std::vector<CheckBuilder::Argument> CheckBuilder::arguments(const Expr *call) const {

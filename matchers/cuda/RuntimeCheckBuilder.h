@@ -62,6 +62,9 @@ private:
   SmTerm valueOf(const Argument &a);
   bool exits(const clang::Stmt *s) const;
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *s) const;
+  /// The condition text of the nearest `if`/`switch` around `s` (inside its
+  /// function) that does not read the SM; "" if there is none.
+  std::string configurationGuard(const clang::Stmt *s);
   /// `__global__`, or `__device__` without `__host__`: not host dispatch.
   static bool isDeviceOnly(const clang::FunctionDecl *fn);
   std::string text(const clang::Expr *e) const { return tr_.text(e); }

@@ -133,12 +133,12 @@ Translated ExprTranslator::condition(const Expr *e) {
   if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
     auto *vd = dyn_cast<VarDecl>(dre->getDecl());
     Deeper follow(followed_, kMaxFollowed);
-    if (vd && vd->getType()->isBooleanType() && vd->getInit() && !isa<ParmVarDecl>(vd) && !follow.tooDeep()) {
+    if (vd && !vd->getType().isNull() && vd->getType()->isBooleanType() && vd->getInit() && !isa<ParmVarDecl>(vd) && !follow.tooDeep()) {
       Translated init = condition(vd->getInit());
       if (init.readsSm) return init;
     }
   }
-  if (const Expr *ret = oneLineReturn(e); ret && e->getType()->isBooleanType()) {
+  if (const Expr *ret = oneLineReturn(e); ret && !e->getType().isNull() && e->getType()->isBooleanType()) {
     Deeper follow(followed_, kMaxFollowed);
     Translated body = follow.tooDeep() ? Translated{} : condition(ret);
     if (body.readsSm) return body;
@@ -156,7 +156,8 @@ Translated ExprTranslator::binaryCondition(const Expr *e, std::string_view op, c
 SmTerm ExprTranslator::value(const Expr *e) {
   Deeper guard(nesting_, kMaxNesting);
   e = strip(e);
-  if (!e || guard.tooDeep()) return SmTerm::none();
+  // Error recovery leaves some expressions without a type (headers missing).
+  if (!e || guard.tooDeep() || e->getType().isNull()) return SmTerm::none();
   if (!e->isValueDependent() && !e->containsErrors() && e->getType()->isIntegralOrEnumerationType()) {
     Expr::EvalResult result;
     if (e->EvaluateAsInt(result, ctx_)) return SmTerm::constant(result.Val.getInt().getExtValue());
@@ -191,6 +192,7 @@ SmTerm ExprTranslator::valueOfDecl(const Expr *ref) {
       bool keepsName = v.isConstant() || isa<CallExpr>(bare) || isa<RecoveryExpr>(bare) || isa<InitListExpr>(bare);
       if (!keepsName) return SmTerm::none();
     }
+    if (!vd->getIdentifier()) return SmTerm::none(); // `auto [a, b] = ...` binds no name
     if (auto fact = facts_.byName.find(vd->getName()); fact != facts_.byName.end()) return fact->second.term;
   }
   if (!d->getIdentifier()) return SmTerm::none();

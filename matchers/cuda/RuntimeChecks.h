@@ -32,6 +32,10 @@ struct RuntimeCheck {
   Evidence where;       ///< path, line, col, layer "cpp", the source line trimmed
   Condition cond = Condition::truth();
   std::string text;     ///< the condition's source text (`default` for a switch default)
+  /// The nearest enclosing `if`/`switch` condition that does not read the SM
+  /// (`a_type == kFE4M3fn`): the check holds only on that path, not for the
+  /// whole function. Empty when the check is on the function's own path.
+  std::string guardedBy;
 };
 
 /// `m.def("op(...)")` / `m.impl("op", &fn)` in TORCH_LIBRARY*(ns, m), pybind's

@@ -293,7 +293,9 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
   bool generic = quant.scope.empty() && quant.entries.empty() && quant.kernelMap.empty();
   std::vector<ScopeSpec> scope = generic ? genericScope(index, in) : quant.scope;
   size_t firstFact = facts.guards.size();
+  PhaseTimer timer;
   for (size_t stage = 0; stage < scope.size(); ++stage) {
+    if (stage > 0) timer.lap("stage", scope[stage - 1].text());
     const auto &spec = scope[stage];
     Module *m = scopeModule(index, spec.file);
     if (!m) {
@@ -317,6 +319,7 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
                                  "' hit the analysis budget; calls past it count as unknown");
     }
   }
+  if (!scope.empty()) timer.lap("stage", scope.back().text());
   if (generic) runSelectingStagesFirst(facts, firstFact);
 }
 
@@ -413,9 +416,15 @@ bool besideBackendEnum(const std::string &path, const std::vector<BackendFact> &
 /// Functions put into a backend registry by a decorator keyed by the
 /// backend's name (`@register_fused_func("none", "marlin")`, SGLang's
 /// FusedOpPool): the runner looks them up by that name, so each is an entry
-/// of the backend, walked like a profile entry.
-void walkRegistered(ModuleIndex &index, Interpreter &in, const std::vector<std::string> &rows, FactSink &sink,
-                    Facts &facts) {
+/// of the backend, walked like a profile entry. A backend whose entries the
+/// profile names is walked from those alone (they say where its registered
+/// functions lead), which also spares walking the same library code twice.
+void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                    const std::vector<std::string> &allRows, FactSink &sink, Facts &facts) {
+  std::vector<std::string> rows;
+  for (const auto &r : allRows)
+    if (!quant.entries.count(r)) rows.push_back(r);
+  if (rows.empty()) return;
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
@@ -576,7 +585,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
   walkScopes(index, in, quant, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
-  walkRegistered(index, in, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
+  walkRegistered(index, in, quant, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
   readOracle(index, in, quant, r.backends, r.facts);
   timer.lap("dispatch", std::to_string(index.parsedCount()) + " modules parsed so far");
   predicates.join();

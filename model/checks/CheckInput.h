@@ -3,10 +3,11 @@
 //
 // Checks only read: the matrix (built from the Python layer), the Python
 // facts, and the reports of the lower layers (CUDA guards per target, CMake
-// arch sets, C++ runtime checks). They never re-run an extractor.
+// arch sets, arch lists of release images, C++ runtime checks). They never re-run an extractor.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "matchers/build/CMakeArchSets.h"
+#include "matchers/build/ReleaseArchLists.h"
 #include "matchers/cuda/ArchGuardPass.h"
 #include "matchers/cuda/RuntimeChecks.h"
 #include "model/ArchTable.h"
@@ -32,6 +33,7 @@ struct CheckInput {
   const std::vector<cuda::GuardReport> &guards;
   const std::vector<build::ArchSetReport> &archSets;
   const std::vector<cuda::RuntimeCheckReport> &runtime; ///< C++ runtime checks of files with kernels
+  const std::vector<build::ReleaseArchList> &releaseLists; ///< TORCH_CUDA_ARCH_LIST in images and scripts
 };
 
 } // namespace archscope::checks

@@ -229,7 +229,10 @@ std::vector<cuda::RuntimeCheck> entryAsserts(const std::vector<std::string> &def
       // Only checks about the GPU: `TORCH_CHECK(false, ...)` in the #else of a
       // build macro (ENABLE_NVFP4_SM100) says what the build left out, which
       // the preprocessor here cannot know without the build's definitions.
-      if (c.kind == cuda::RuntimeCheck::Kind::Assert && owner == fn && c.cond.readsHardware()) out.push_back(c);
+      // A check on one configuration's path (`if (a_type == kFE4M3fn)`) does
+      // not refuse the GPU for the whole entry.
+      if (c.kind == cuda::RuntimeCheck::Kind::Assert && owner == fn && c.guardedBy.empty() && c.cond.readsHardware())
+        out.push_back(c);
     }
   return out;
 }
@@ -396,6 +399,8 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       if (std::find(defFiles.begin(), defFiles.end(), f) == defFiles.end()) defFiles.push_back(f);
   }
   timer.lap("link:resolve", std::to_string(defFiles.size()) + " defining files");
+  std::map<std::string, const SourceFile *> byPath;
+  for (const auto &f : files) byPath[f.path] = &f;
   // The preprocessor passes and the host-side parses of the defining files
   // run side by side; only files with some SM-like name can hold a check
   // about the GPU.
@@ -406,10 +411,18 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   auto pendingChecks = std::async(std::launch::async, [&] {
     return parsed.empty() || !checkRunner ? std::vector<cuda::RuntimeCheckReport>{} : checkRunner(parsed);
   });
+  // A defining file without a `__global__` of its own has no kernel for the
+  // passes to find (its kernels come from headers, other files or cubins):
+  // its report is empty without running them.
   std::map<std::string, cuda::GuardReport> reportOf;
-  if (!defFiles.empty()) {
-    auto reports = guards(defFiles);
-    for (size_t i = 0; i < reports.size() && i < defFiles.size(); ++i) reportOf[defFiles[i]] = std::move(reports[i]);
+  std::vector<std::string> withKernels;
+  for (const auto &f : defFiles) {
+    reportOf[f].path = f;
+    if (byPath.count(f) && byPath[f]->text.find("__global__") != std::string::npos) withKernels.push_back(f);
+  }
+  if (!withKernels.empty()) {
+    auto reports = guards(withKernels);
+    for (size_t i = 0; i < reports.size() && i < withKernels.size(); ++i) reportOf[withKernels[i]] = std::move(reports[i]);
   }
   auto checks = pendingChecks.get();
   static const std::vector<cuda::RuntimeCheck> none;

@@ -10,6 +10,8 @@ and, optionally, an installed engine:
   site-packages             sglang==0.5.23 and flashinfer-python==0.7.2.post1 wheels,
                             unzipped into one folder (pip download --no-deps, unzip)
 Without it the test says SKIP and exits 77 (CTest reports it skipped).
+With ARCHSCOPE_CORPUS_LINT=1 it also lints the trees (a minute or two each)
+and checks the findings read as true by hand, and the false ones fixed.
 The cells checked are the ones verified by reading the engines' code; each
 names the line that decides it.
 """
@@ -55,6 +57,43 @@ VLLM = {
     ("auto", "sm_90"): ("supported", "flashinfer_cutlass", "is_device_capability(90)"),
 }
 
+# (rule, path suffix:line) -> why; LINT_ABSENT: findings that were false and must stay gone.
+LINT_PRESENT = {
+    "vllm": {("exact-arch-equality", "csrc/cutlass_extensions/common.hpp:118"): "#if __CUDA_ARCH__ == 1200 (bug 4)",
+             ("exact-arch-equality", "csrc/quantization/marlin/marlin.cu:403"): "FP8 path: == 120 refuses 12.1",
+             ("arch-specific-only-build", "docker/Dockerfile:386"): "DeepEP built for '9.0a 10.0a': no B300",
+             ("smem-over-device-limit", "include/flashinfer/fast_topk_clusters_exact.cuh:557"): "227 KiB on sm_12x"},
+    "sglang": {("dispatch-allows-unbuilt", "flashinfer/fused_moe/core.py:3906"): "TRT-LLM-gen (tcgen05) on sm_12x",
+               ("allowlist-not-enforced", "flashinfer/fused_moe/cute_dsl/fused_moe.py:365"): "[100, 103] unchecked",
+               ("arch-specific-only-build", "sgl-kernel/Dockerfile:31"): "FlashInfer AOT '10.0a 12.0a': no 10.3, 12.1"},
+}
+LINT_ABSENT = {
+    "vllm": {("exact-arch-equality", "csrc/moe/marlin_moe_wna16/ops.cu:449"): "FP8 path admits all of 12.x on purpose"},
+}
+
+
+def lint(binary, engine, dep):
+    cmd = [binary, "lint", str(engine), "--format", "json", "-q"] + (["--with", str(dep)] if dep else [])
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    if r.returncode not in (0, 1):
+        raise SystemExit(f"FAIL archscope lint exited {r.returncode} on {engine}: {r.stderr}")
+    return {(f["rule"], f"{f['location']['path']}:{f['location']['line']}") for f in json.loads(r.stdout)["findings"]}
+
+
+def check_lint(name, found):
+    failures = 0
+    def has(rule, where):
+        return any(r == rule and p.endswith(where) for r, p in found)
+    for (rule, where), why in LINT_PRESENT.get(name, {}).items():
+        ok = has(rule, where)
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'} {name} lint {rule} at {where} ({why})")
+    for (rule, where), why in LINT_ABSENT.get(name, {}).items():
+        ok = not has(rule, where)
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'} {name} lint: no {rule} at {where} ({why})")
+    return failures
+
 
 def audit(binary, engine, dep):
     start = time.monotonic()
@@ -96,6 +135,8 @@ def main():
         doc, seconds = audit(binary, root / engine, root / dep)
         print(f"{name}: audited in {seconds:.2f} s")
         failures += check(name, doc, expected)
+        if os.environ.get("ARCHSCOPE_CORPUS_LINT") == "1":
+            failures += check_lint(name, lint(binary, root / engine, root / dep))
     installed = root / "site-packages"
     if (installed / "sglang").is_dir() and (installed / "flashinfer").is_dir():
         # The released packages: every judged cell must be decided.

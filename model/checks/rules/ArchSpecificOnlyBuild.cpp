@@ -36,9 +36,38 @@ public:
   void check(const CheckInput &in, std::vector<Finding> &out) const override {
     checkFilters(in, out);
     checkGencodeLists(in, out);
+    checkReleaseLists(in, out);
   }
 
 private:
+  /// The GPUs of the arch table that share a major with one of the list's
+  /// `a` targets and on which nothing of the list (cubin or PTX) runs.
+  static std::vector<std::string> missedSiblings(const std::vector<Target> &targets, const ArchTable &table) {
+    std::vector<std::string> missed;
+    for (const auto &row : table.rows()) {
+      bool family = std::any_of(targets.begin(), targets.end(), [&](const Target &t) {
+        return t.variant == Variant::ArchSpecific && t.cc.major == row.cc.major && t.cc != row.cc;
+      });
+      bool runs = std::any_of(targets.begin(), targets.end(), [&](const Target &t) { return t.runsOn(row.cc); });
+      if (family && !runs) missed.push_back(row.cc.name());
+    }
+    return missed;
+  }
+
+  /// A TORCH_CUDA_ARCH_LIST of a release image or build script with the
+  /// same gap: vLLM's Dockerfile builds DeepEP for '9.0a 10.0a'.
+  void checkReleaseLists(const CheckInput &in, std::vector<Finding> &out) const {
+    for (const auto &list : in.releaseLists) {
+      auto missed = missedSiblings(list.targets, in.table);
+      if (missed.empty()) continue;
+      Finding f = finding(list.variable + "='" + list.value + "' builds arch-specific code for a family whose " +
+                              listTargets(missed) + (missed.size() > 1 ? " get" : " gets") + " no kernel from it",
+                          at(list.path, list.line, "build", "", "the arch list this image or script builds for"));
+      f.targets = missed;
+      out.push_back(std::move(f));
+    }
+  }
+
   /// A -gencode flag list whose `a` targets leave a GPU of their family (in
   /// the arch table) without any cubin or PTX of the list that runs there.
   void checkGencodeLists(const CheckInput &in, std::vector<Finding> &out) const {
@@ -47,19 +76,12 @@ private:
         std::vector<Target> targets;
         for (const auto &t : list.targets)
           if (auto parsed = Target::parse(t)) targets.push_back(*parsed);
-        std::vector<std::string> missed;
-        for (const auto &row : in.table.rows()) {
-          bool family = std::any_of(targets.begin(), targets.end(), [&](const Target &t) {
-            return t.variant == Variant::ArchSpecific && t.cc.major == row.cc.major && t.cc != row.cc;
-          });
-          bool runs = std::any_of(targets.begin(), targets.end(), [&](const Target &t) { return t.runsOn(row.cc); });
-          if (family && !runs) missed.push_back(row.cc.name());
-        }
+        auto missed = missedSiblings(targets, in.table);
         if (missed.empty()) continue;
         std::string all;
         for (const auto &t : list.targets) all += (all.empty() ? "" : ", ") + t;
         Finding f = finding(list.variable + " compiles " + all + ": arch-specific code for a family whose " +
-                                listTargets(missed) + " gets no kernel from it",
+                                listTargets(missed) + (missed.size() > 1 ? " get" : " gets") + " no kernel from it",
                             at(r.cmakeLists, list.line, "build", "", "the -gencode flags as CMake assembles them"));
         f.targets = missed;
         out.push_back(std::move(f));

@@ -8,14 +8,19 @@
 // passes: the directive is taken on one target and not on a sibling target
 // of the same major that the pass compiled. In C++ host code, an exact
 // runtime check (`ICHECK_EQ(major, 10)`, `sm == 120`) that refuses GPUs for
-// which the same file's kernels compile a body (field bug 13: FlashInfer's
-// ICHECK_EQ(major, 10) before a kernel built for 12.x).
+// which the same file's arch-guarded kernels compile a body (field bug 13:
+// FlashInfer's ICHECK_EQ(major, 10) before a kernel built for 12.x), or a
+// sibling of an admitted GPU with the same ISA (`== 120` refusing 12.1).
+// A check on one configuration's path only (`if (a_type == kFE4M3fn)`)
+// restricts that path on purpose: only the sibling case is reported there.
 //===----------------------------------------------------------------------===//
 #include "model/checks/Rule.h"
 #include "model/checks/RuleSupport.h"
 #include "model/checks/rules/Rules.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <regex>
 
 namespace archscope::checks {
@@ -42,26 +47,70 @@ private:
       if (!g) continue;
       for (const auto &c : r.checks) {
         if (c.kind != cuda::RuntimeCheck::Kind::Assert || !comparesCapabilityExactly(c.cond)) continue;
-        std::vector<std::string> refused;
+        std::vector<ComputeCapability> admitted;
+        for (auto gpu : tableGpus(in.table)) {
+          EvalEnv env;
+          env.gpu = gpu;
+          if (c.cond.eval(env) == Tri::True) admitted.push_back(gpu);
+        }
+        auto guarded = archGuarded(launchedAfter(r.path, c.where.line, *g));
+        std::vector<std::string> refused, siblings;
         std::string compiledOn;
         for (auto gpu : tableGpus(in.table)) {
           EvalEnv env;
           env.gpu = gpu;
           if (c.cond.eval(env) != Tri::False) continue;
-          if (auto t = kernelTargetOn(launchedAfter(r.path, c.where.line, *g), gpu); !t.empty()) {
+          if (auto a = sameIsaSibling(in.table, gpu, admitted)) {
+            refused.push_back(gpu.name());
+            siblings.push_back(gpu.name() + " as " + a->name());
+          } else if (auto t = kernelTargetOn(guarded, gpu); !t.empty() && c.guardedBy.empty()) {
             refused.push_back(gpu.name());
             if (compiledOn.empty()) compiledOn = t;
           }
         }
         if (refused.empty()) continue;
         std::string shown = c.where.snippet.substr(0, c.where.snippet.find(" <<"));
-        Finding f = finding("`" + shown + "` refuses " + listTargets(refused) + " although this file's kernels " +
-                                "compile a body for " + compiledOn + ": an exact check where the kernel covers more",
-                            c.where);
+        if (shown.find(c.text) == std::string::npos && !c.text.empty()) shown = c.text; // a call over several lines
+        std::string why = !compiledOn.empty()
+                              ? "although this file's kernels compile a body for " + compiledOn +
+                                    ": an exact check where the kernel covers more"
+                              : "although it admits a GPU with the same ISA: " + listTargets(siblings);
+        if (!c.guardedBy.empty()) why += " (on the path where `" + c.guardedBy + "`)";
+        Finding f = finding("`" + shown + "` refuses " + listTargets(refused) + " " + why, c.where);
         f.targets = refused;
         out.push_back(std::move(f));
       }
     }
+  }
+
+  /// A GPU admitted by the check with the same major and no feature that
+  /// `gpu` lacks (12.0 for 12.1; not 8.9 for 8.0, which has no FP8 MMA).
+  static std::optional<ComputeCapability> sameIsaSibling(const ArchTable &table, ComputeCapability gpu,
+                                                        const std::vector<ComputeCapability> &admitted) {
+    const ArchRow *row = table.find(gpu);
+    for (auto a : admitted) {
+      const ArchRow *other = table.find(a);
+      if (!row || !other || a.major != gpu.major || a == gpu) continue;
+      bool covers = std::all_of(other->features.begin(), other->features.end(), [&](const ArchFeature &f) {
+        return std::any_of(row->features.begin(), row->features.end(),
+                           [&](const ArchFeature &mine) { return mine.name == f.name; });
+      });
+      if (covers) return a;
+    }
+    return std::nullopt;
+  }
+
+  /// The kernels whose body depends on the build target (an `#if` on the
+  /// arch decides it): one that compiles everywhere says nothing about
+  /// which GPUs the build meant.
+  static std::vector<const cuda::KernelSite *> archGuarded(const std::vector<const cuda::KernelSite *> &kernels) {
+    std::vector<const cuda::KernelSite *> out;
+    for (const auto *k : kernels) {
+      bool code = false, other = false;
+      for (const auto &[name, body] : k->byTarget) (body == cuda::KernelBody::Code ? code : other) = true;
+      if (code && other) out.push_back(k);
+    }
+    return out;
   }
 
   /// The kernels of the file launched (`name<<<`, `name<T><<<`) between the
