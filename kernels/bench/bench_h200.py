@@ -3,7 +3,10 @@
 
 Run from the repository root on a machine with an NVIDIA GPU, nvcc and PyTorch:
     python3 kernels/bench/bench_h200.py [--out DIR] [--families reference,w4a16] [--tune 'CONFIG:T,T;...']
-1. Builds kernels/probe/main.cu once per family (nvcc -arch=sm_90a by default).
+        [--ncu 'SHAPE:T[:CONFIG[:stalls]];...'] [--prebuilt DIR]
+1. Builds kernels/probe/main.cu once per family (nvcc -gencode=arch=compute_90a,code=sm_90a by
+   default: the w4a16 wgmma path needs sm_90a code), or takes DIR/probe_<family> from --prebuilt
+   when that binary runs here.
 2. Measures, in this same run, the device-to-device copy bandwidth (torch copy of a
    4 GiB buffer, counting bytes read plus written) and the dense bf16 matmul rate
    (torch, 8192^3, random data), each the median of 10 timed repeats after warm-up.
@@ -12,6 +15,7 @@ Run from the repository root on a machine with an NVIDIA GPU, nvcc and PyTorch:
    family and shape: the weights are generated once and the T values are prefixes)
    and prints the table. Weight bandwidth counts only the routed experts' bytes
    (e2m1 + ue4m3); TFLOP/s counts 2 * T * k * 3 * H * I.
+5. --tune times forced configurations; --ncu profiles the two GEMMs of one launch.
 Raw JSON lines and logs go to --out (default $OUT or ./bench-out).
 """
 import argparse
@@ -26,14 +30,28 @@ SHAPES = {"deepseek": dict(hidden=7168, inter=2048, experts=256, topk=8),
           "qwen-like": dict(hidden=4096, inter=1536, experts=128, topk=8)}
 TOKENS = [1, 8, 32, 256, 4096]
 ITERS = {"reference": 2, "w4a16": 20}
-W4A16_CONFIGS = ["decode", "decode-deep", "medium", "prefill"]
+W4A16_CONFIGS = ["decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta", "wgmma-ws", "wgmma-medium",
+                 "wgmma-small"]
 SMALL_CASES = [  # (tokens, hidden, inter, experts, topk): odd sizes, ragged tiles
-    (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6)]
+    (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6),
+    # many pairs per expert: several wgmma tiles per expert (N up to 256), H % 128 == 64
+    (400, 448, 128, 3, 2), (1200, 320, 192, 4, 2)]
 
 
-def build(family, arch, out_dir):
+def build(family, arch, out_dir, prebuilt=""):
     binary = os.path.join(out_dir, f"probe_{family}")
-    cmd = ["nvcc", "-std=c++17", "-O3", f"-arch={arch}", f"-DARCHSCOPE_FAMILY={family}",
+    if prebuilt:  # a binary built elsewhere with the same command: used if it runs here
+        candidate = os.path.join(prebuilt, f"probe_{family}")
+        if os.path.exists(candidate):
+            ok = subprocess.run([candidate, "--tokens", "1", "--hidden", "64", "--inter", "64", "--experts", "4",
+                                 "--topk", "1"], capture_output=True, text=True, timeout=60).returncode
+            if ok == 0:
+                print(f"using prebuilt {candidate}", flush=True)
+                return candidate
+            print(f"prebuilt {candidate} did not run here (rc={ok}); building", flush=True)
+    # An arch-specific target (sm_90a) as -gencode: the wgmma path needs sm_90a code (HOPPER.md).
+    target = (f"-gencode=arch=compute_{arch[3:]},code={arch}" if arch.endswith("a") else f"-arch={arch}")
+    cmd = ["nvcc", "-std=c++17", "-O3", target, f"-DARCHSCOPE_FAMILY={family}",
            "kernels/probe/main.cu", "kernels/common/moe_problem.cpp", "-o", binary]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
@@ -41,7 +59,7 @@ def build(family, arch, out_dir):
     return binary
 
 
-def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None):
+def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None, timeout=180):
     cmd = [binary, "--hidden", str(shape["hidden"]), "--inter", str(shape["inter"]),
            "--experts", str(shape["experts"]), "--topk", str(shape["topk"]),
            "--sweep", ",".join(map(str, sweep)), "--check-tokens", str(check_tokens)]
@@ -50,7 +68,7 @@ def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=
     env = dict(os.environ, **(env_extra or {}))
     started = time.time()
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=180)
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired as timeout:
         if log:
             log.write(f"$ {' '.join(cmd)} TIMED OUT\n{timeout.stdout or ''}\n")
@@ -61,6 +79,43 @@ def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=
         log.flush()
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return done.returncode, rows
+
+
+def run_ncu(binary, spec, out_dir):
+    """ncu over the GEMM kernels of one checked launch (no timed iterations)."""
+    parts = spec.split(":")
+    name, tokens = parts[0], int(parts[1])
+    shape = SHAPES[name]
+    env = dict(os.environ)
+    if len(parts) > 2 and parts[2]:
+        env["ARCHSCOPE_W4A16_CONFIG"] = parts[2]
+    stalls = len(parts) > 3 and parts[3] == "stalls"  # warp stall reasons and tensor pipe use instead of sections
+    report = os.path.join(out_dir, f"ncu-{name}-{tokens}{'-stalls' if stalls else ''}.txt")
+    what = (["--metrics", "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio,"
+             "regex:sm__pipe_tensor_op.*cycles_active\\.avg\\.pct_of_peak_sustained_active,"
+             "regex:sm__inst_executed_pipe_tensor_op.*\\.sum,gpu__time_duration.sum"] if stalls else
+            ["--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis", "--section", "MemoryWorkloadAnalysis",
+             "--section", "LaunchStats", "--section", "Occupancy", "--section", "WarpStateStats",
+             "--section", "InstructionStats"])
+    cmd = ["ncu", "--clock-control", "none", "-k", "regex:moeGemm", "-c", "2"] + what + [
+           binary, "--tokens", str(tokens), "--hidden", str(shape["hidden"]),
+           "--inter", str(shape["inter"]), "--experts", str(shape["experts"]), "--topk", str(shape["topk"]),
+           "--check-tokens", "1"]
+    started = time.time()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        text = done.stdout + done.stderr
+    except subprocess.TimeoutExpired as timeout:
+        text = f"TIMED OUT\n{timeout.stdout or ''}"
+    with open(report, "w") as f:
+        f.write(f"$ {' '.join(cmd)}\n{text}")
+    keys = ("moeGemm", "Duration", "stalled", "pipe_tensor", "gpu__time", "ERROR", "rror", "Compute (SM) Throughput", "Memory Throughput", "L2 Cache Throughput",
+            "DRAM Throughput", "Registers Per Thread", "Achieved Occupancy", "Issue Slots Busy",
+            "Executed Ipc Active", "L1/TEX Hit Rate", "L2 Hit Rate", "Warp Cycles Per Issued Instruction")
+    print(f"ncu {spec} ({time.time() - started:.0f}s):")
+    for line in text.splitlines():
+        if any(k in line for k in keys):
+            print("   " + line.strip()[:150])
 
 
 def median_ms(fn, repeats=10, warmup=3):
@@ -100,7 +155,8 @@ def check_small(binaries, log):
         for config in configs:
             env = {"ARCHSCOPE_W4A16_CONFIG": config} if config else None
             for t, h, i, e, k in SMALL_CASES:
-                rc, rows = run_probe(binary, dict(hidden=h, inter=i, experts=e, topk=k), [t], 0, env, log=log)
+                rc, rows = run_probe(binary, dict(hidden=h, inter=i, experts=e, topk=k), [t], 0, env, log=log,
+                                     timeout=60)
                 ok = rc == 0 and rows and rows[-1].get("pass")
                 err = rows[-1].get("max_rel_err") if rows else None
                 print(f"check {family:9s} {config or '-':7s} T={t:4d} H={h} I={i} E={e} k={k}: "
@@ -128,11 +184,16 @@ def main():
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("--tune", default="", metavar="CONFIG:T,T;...",
                         help="also time forced w4a16 configs, e.g. 'medium:8,32;ARCHSCOPE_W4A16_PDL=0:1,8'")
+    parser.add_argument("--ncu", default="", metavar="SHAPE:T[:CONFIG]",
+                        help="also profile the w4a16 GEMMs of one launch with ncu (--clock-control none), "
+                             "e.g. 'deepseek:4096'; the report goes to OUT/ncu-<shape>-<T>.txt")
+    parser.add_argument("--skip-main", action="store_true", help="skip the main table (tuning runs only)")
+    parser.add_argument("--prebuilt", default="", help="directory with probe_<family> built by the same command")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     families = args.families.split(",")
     with ThreadPoolExecutor(len(families)) as pool:
-        binaries = dict(zip(families, pool.map(lambda f: build(f, args.arch, args.out), families)))
+        binaries = dict(zip(families, pool.map(lambda f: build(f, args.arch, args.out, args.prebuilt), families)))
     ceilings = measure_ceilings()
     print(f"ceilings on {ceilings['device']}: copy {ceilings['copy_gbps']:.0f} GB/s (read+write), "
           f"bf16 matmul {ceilings['bf16_tflops']:.0f} TFLOP/s", flush=True)
@@ -140,7 +201,7 @@ def main():
     failures = check_small(binaries, log)
 
     results = []
-    for family in families:
+    for family in ([] if args.skip_main else families):
         for name, shape in SHAPES.items():
             rc, rows = run_probe(binaries[family], shape, TOKENS, ITERS[family], log=log)
             results += [(name, row) for row in rows]
@@ -154,6 +215,9 @@ def main():
             _, rows = run_probe(binaries["w4a16"], shape, [int(t) for t in sweep.split(",")], 20,
                                 env, check_tokens=8, log=log)
             results += [(f"{name}/{config}", row) for row in rows]
+
+    for spec in filter(None, args.ncu.split(";")):
+        run_ncu(binaries["w4a16"], spec, args.out)
 
     header = (f"{'family':9s} {'shape':24s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "
               f"{'GB/s':>8s} {'%copy':>7s} {'TFLOP/s':>8s} {'%bf16':>7s}")

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Built once per family:
-//   nvcc -std=c++17 -O3 -arch=sm_90a -DARCHSCOPE_FAMILY=w4a16
+//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -DARCHSCOPE_FAMILY=w4a16
 //        kernels/probe/main.cu kernels/common/moe_problem.cpp -o probe
 // Usage: probe --tokens T --hidden H --inter I --experts E --topk k
 //              [--seed S] [--iters N] [--check-tokens M] [--sweep T1,T2,...]

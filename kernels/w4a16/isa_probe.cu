@@ -4,11 +4,16 @@
 // `nvcc -cubin -arch=sm_XX kernels/w4a16/isa_probe.cu` assembles on sm_80 and
 // newer (mma.sync m16n8k16 bf16, cp.async); on older targets ptxas names the
 // missing feature. One tile configuration suffices: every configuration uses
-// the same instructions, and one keeps the ISA check fast.
+// the same instructions, and one keeps the ISA check fast. The wgmma kernels
+// (gemm_wgmma.cuh) have a body only on sm_90a, where this file assembles
+// their wgmma, cp.async and red.global.add.v2.f32 too; on every other target
+// they compile to empty kernels (the launcher never runs them there).
 //===----------------------------------------------------------------------===//
 #include "moe.cuh"
 
 namespace archscope::w4a16 {
 template __global__ void moeGemm<DecodeConfig, true>(GemmOperands);
 template __global__ void moeGemm<DecodeConfig, false>(GemmOperands);
+template __global__ void moeGemmWgmma<WgmmaSmallConfig, true>(GemmOperands);
+template __global__ void moeGemmWgmma<WgmmaSmallConfig, false>(GemmOperands);
 } // namespace archscope::w4a16

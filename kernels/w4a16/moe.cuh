@@ -12,9 +12,13 @@
 // Numerics versus the fp64 reference: the dequantized weights are exact in
 // bf16; the rounding is the bf16 SwiGLU output fed to W2 and fp32 sums.
 // Workspace: sorted pairs, tiles, and the bf16 activations (T*k x I).
+// On an H100/H200 (sm_90a build) tiles of many pairs take the wgmma GEMMs
+// instead (gemm_wgmma.cuh): same three launches, same operands, their own k
+// order of the activations and their own tile cut (routing.cuh).
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "gemm.cuh"
+#include "gemm_wgmma.cuh"
 
 #include <cstdlib>
 #include <cstring>
@@ -31,8 +35,22 @@ using DecodeDeepConfig = GemmConfig<64, 8, 256, 4, 1, 4>;
 using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 4>;
 using PrefillConfig = GemmConfig<128, 128, 64, 2, 2, 4>;
 
-enum class TileConfig { Decode, DecodeDeep, Medium, Prefill };
-constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill"};
+// wgmma (sm_90a): <max pairs per tile, stages, CTAs per SM, N step, warp-specialized, max stages>.
+// `wgmma` (one 256-pair tile per expert up to 256 pairs, one CTA per SM) was the
+// faster for ~128 pairs per expert on an H200, `wgmma-2cta` (128-pair tiles,
+// two CTAs per SM) for ~256; `wgmma-ws` (a copying warpgroup) was slower than
+// both (kernels/README.md has the figures).
+using WgmmaPrefillConfig = WgmmaConfig<256, 6, 1, 8, false, 8>;
+using WgmmaTwoCtaConfig = WgmmaConfig<128, 5, 2, 16>;
+using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
+using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
+using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
+
+enum class TileConfig {
+  Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall
+};
+constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma",
+                                            "wgmma-2cta", "wgmma-ws", "wgmma-medium", "wgmma-small"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -64,19 +82,24 @@ inline bool useDependentLaunch() {
 
 /// Launches a GEMM that may start before the previous grid in `stream` ends
 /// (it waits for it with griddepcontrol.wait, see gemm.cuh).
-template <class C, bool GATE_UP>
-cudaError_t launchGemm(dim3 grid, const GemmOperands& op, cudaStream_t stream) {
+inline cudaError_t launchDependent(void (*kernel)(GemmOperands), dim3 grid, int threads, int smem,
+                                   const GemmOperands& op, cudaStream_t stream) {
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
-  config.blockDim = dim3(C::THREADS);
-  config.dynamicSmemBytes = smemBytes<C>();
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = smem;
   config.stream = stream;
   config.attrs = &attribute;
   config.numAttrs = useDependentLaunch() ? 1 : 0;
-  return cudaLaunchKernelEx(&config, moeGemm<C, GATE_UP>, op);
+  return cudaLaunchKernelEx(&config, kernel, op);
+}
+
+template <class C, bool GATE_UP>
+cudaError_t launchGemm(dim3 grid, const GemmOperands& op, cudaStream_t stream) {
+  return launchDependent(moeGemm<C, GATE_UP>, grid, C::THREADS, smemBytes<C>(), op, stream);
 }
 
 template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
@@ -90,7 +113,7 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   const Routing routing = routingLayout(s, a.workspace, maxTiles);
 
   const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
-  prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN);
+  prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN, 0);
 
   const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
                         routing.x, a.topkWeights, a.out, routing};
@@ -102,8 +125,61 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   return launchGemm<C, false>(dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), down, stream);
 }
 
+/// True when the current GPU is compute capability 9.0 and this binary carries
+/// sm_90a code for it (the wgmma kernels are empty in any other build).
+inline bool wgmmaAvailable() {
+  static const bool available = [] {
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess || major != 9 ||
+        minor != 0)
+      return false;
+    int* flag = nullptr;
+    int built = 0;
+    if (cudaMalloc(&flag, sizeof(int)) != cudaSuccess) return false;
+    wgmmaBuildProbe<<<1, 1>>>(flag);
+    const bool ok = cudaGetLastError() == cudaSuccess && cudaMemcpy(&built, flag, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess;
+    cudaFree(flag);
+    return ok && built == 1;
+  }();
+  return available;
+}
+
+template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+  const MoeShape& s = a.shape;
+  if (!wgmmaAvailable()) return cudaErrorNoKernelImageForDevice;
+  if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
+  const int maxTiles = maxGemmTiles(s, C::BN); // the balanced cut never makes more tiles
+  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
+  static const cudaError_t allowed = [] {
+    cudaError_t err = cudaFuncSetAttribute(moeGemmWgmma<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+    if (err == cudaSuccess)
+      err = cudaFuncSetAttribute(moeGemmWgmma<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+    return err;
+  }();
+  if (allowed != cudaSuccess) return allowed;
+  const Routing routing = routingLayout(s, a.workspace, maxTiles);
+
+  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
+  prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN, C::NSTEP);
+
+  const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
+                        routing.x, a.topkWeights, a.out, routing};
+  const GemmOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
+                          routing.act, a.topkWeights, a.out, routing};
+  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+  if (cudaError_t err = launchDependent(moeGemmWgmma<C, true>, dim3(2 * s.inter / C::BM, maxTiles), C::THREADS,
+                                        C::SMEM_BYTES, up, stream);
+      err != cudaSuccess)
+    return err;
+  return launchDependent(moeGemmWgmma<C, false>, dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), C::THREADS,
+                         C::SMEM_BYTES, down, stream);
+}
+
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
-/// kTileConfigNames) overrides it, for tuning runs only.
+/// kTileConfigNames) overrides it, for tuning runs only. On sm_90a builds
+/// running on a CC 9.0 GPU, many pairs per expert take the wgmma path.
 inline TileConfig chooseConfig(const MoeShape& s) {
   if (const char* forced = std::getenv("ARCHSCOPE_W4A16_CONFIG"))
     for (int i = 0; i < int(sizeof kTileConfigNames / sizeof *kTileConfigNames); ++i)
@@ -111,6 +187,12 @@ inline TileConfig chooseConfig(const MoeShape& s) {
   const double perExpert = double(s.pairs()) / s.experts;
   if (perExpert <= 4) return TileConfig::Decode;
   if (perExpert <= 8) return TileConfig::DecodeDeep;
+  if (wgmmaAvailable()) {
+    if (perExpert <= 24) return TileConfig::WgmmaMedium;
+    // Up to ~1.5 x 128 pairs an expert fits one 256-wide tile, where 128-wide
+    // tiles would split most experts in two; beyond, both split them.
+    return perExpert < 192 ? TileConfig::WgmmaPrefill : TileConfig::WgmmaTwoCta;
+  }
   return perExpert <= 24 ? TileConfig::Medium : TileConfig::Prefill;
 }
 
@@ -122,6 +204,11 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::Decode: return launchWithConfig<DecodeConfig>(a, stream);
   case TileConfig::DecodeDeep: return launchWithConfig<DecodeDeepConfig>(a, stream);
   case TileConfig::Medium: return launchWithConfig<MediumConfig>(a, stream);
+  case TileConfig::WgmmaPrefill: return launchWithWgmmaConfig<WgmmaPrefillConfig>(a, stream);
+  case TileConfig::WgmmaWs: return launchWithWgmmaConfig<WgmmaWsConfig>(a, stream);
+  case TileConfig::WgmmaTwoCta: return launchWithWgmmaConfig<WgmmaTwoCtaConfig>(a, stream);
+  case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
+  case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

@@ -5,13 +5,20 @@
 // (token, slot) pairs per expert, lays them out sorted by expert and cuts each
 // expert's pairs into tiles of at most `tileTokens`; the other blocks clear the
 // fp32 output, which the down projection accumulates into, and write x in the
-// GEMMs' k order (mma.cuh: each group of 8 as k3 k7 k2 k6 k1 k5 k0 k4).
+// GEMMs' k order (mma.cuh: each group of 8 as k3 k7 k2 k6 k1 k5 k0 k4; for the
+// wgmma path, wgmma_layout.h: each group of 64 in wgmmaRealK order).
+// Tiles: the mma.sync path cuts an expert's c pairs into tiles of tileTokens
+// and a remainder; the wgmma path (tileRound > 0) cuts them into the fewest
+// tiles of at most tileTokens, of equal size rounded up to tileRound, so an
+// expert with a few pairs more than a tile gets two half tiles, not a full
+// one and a sliver that streams all its weights again for a few pairs.
 // The order of pairs inside an expert depends on atomics, but no result does:
 // every output element is computed from one pair alone.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "../common/moe_device.cuh"
 #include "mma.cuh"
+#include "wgmma_layout.h"
 
 #include <algorithm>
 
@@ -64,13 +71,14 @@ inline size_t routingWorkspaceBytes(const MoeShape& s, int maxTiles) {
 
 /// Warp 0 scans counts into offsets and writes each expert's tiles.
 __device__ inline void scanAndCutTiles(const int* count, int* offset, int experts, int tileTokens,
-                                       Routing r) {
+                                       int tileRound, Routing r) {
   const int lane = threadIdx.x;
   int pairBase = 0, tileBase = 0;
   for (int first = 0; first < experts; first += 32) {
     const int e = first + lane;
     const int c = e < experts ? count[e] : 0;
-    const int t = (c + tileTokens - 1) / tileTokens;
+    const int size = tileRound > 0 && c > 0 ? balancedTileSize(c, tileTokens, tileRound) : tileTokens;
+    const int t = (c + size - 1) / size;
     int pairScan = c, tileScan = t; // inclusive warp scans
     for (int d = 1; d < 32; d *= 2) {
       const int p = __shfl_up_sync(0xffffffffu, pairScan, d);
@@ -80,14 +88,33 @@ __device__ inline void scanAndCutTiles(const int* count, int* offset, int expert
     const int myPair = pairBase + pairScan - c, myTile = tileBase + tileScan - t;
     if (e < experts) offset[e] = myPair;
     for (int i = 0; i < t; ++i)
-      r.tiles[myTile + i] = {e, myPair + i * tileTokens, min(tileTokens, c - i * tileTokens), 0};
+      r.tiles[myTile + i] = {e, myPair + i * size, min(size, c - i * size), 0};
     pairBase += __shfl_sync(0xffffffffu, pairScan, 31);
     tileBase += __shfl_sync(0xffffffffu, tileScan, 31);
   }
   if (lane == 0) *r.tileCount = tileBase;
 }
 
-__global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs a, Routing r, int tileTokens) {
+/// x in the wgmma path's order: out[L] = in[wgmmaRealK(L)] per group of 64.
+__device__ __forceinline__ void permuteActivations64(const uint4* in, uint4* out) {
+  uint32_t v[32], o[32];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const uint4 q = in[i];
+    v[4 * i] = q.x, v[4 * i + 1] = q.y, v[4 * i + 2] = q.z, v[4 * i + 3] = q.w;
+  }
+#pragma unroll
+  for (int m = 0; m < 32; ++m) {
+    const int lo = wgmmaRealK(2 * m), hi = wgmmaRealK(2 * m + 1);
+    o[m] = __byte_perm(v[lo >> 1], v[hi >> 1], ((lo & 1) ? 0x32 : 0x10) | ((hi & 1) ? 0x7600 : 0x5400));
+  }
+#pragma unroll
+  for (int i = 0; i < 8; ++i) out[i] = make_uint4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
+}
+
+/// tileRound > 0 selects the wgmma path's balanced tiles and x order.
+__global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs a, Routing r, int tileTokens,
+                                                                  int tileRound) {
   allowDependentGrid(); // the gate/up GEMM's CTAs may become resident now; they wait for this grid
   const int pairs = a.shape.tokens * a.shape.topk, experts = a.shape.experts;
   if (blockIdx.x > 0) { // clear the output, permute x
@@ -97,6 +124,10 @@ __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs 
     for (size_t i = first; i < 2 * groups; i += stride) out[i] = make_float4(0.f, 0.f, 0.f, 0.f);
     const uint4* x = reinterpret_cast<const uint4*>(a.x);
     uint4* xPermuted = reinterpret_cast<uint4*>(r.x);
+    if (tileRound > 0) {
+      for (size_t i = first; i < groups / 8; i += stride) permuteActivations64(x + 8 * i, xPermuted + 8 * i);
+      return;
+    }
     for (size_t i = first; i < groups; i += stride) {
       uint32_t pair[4];
       permuteActivations(x[i], pair);
@@ -109,7 +140,7 @@ __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs 
   __syncthreads();
   for (int p = threadIdx.x; p < pairs; p += blockDim.x) atomicAdd(&count[a.topkIds[p]], 1);
   __syncthreads();
-  if (threadIdx.x < 32) scanAndCutTiles(count, offset, experts, tileTokens, r);
+  if (threadIdx.x < 32) scanAndCutTiles(count, offset, experts, tileTokens, tileRound, r);
   __syncthreads();
   for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
     const int e = a.topkIds[p];
