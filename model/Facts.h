@@ -45,6 +45,9 @@ struct GuardFact {
   std::string backend;       ///< Select/Route/Support (Declared: optional)
   int order = 0;             ///< Select: precedence (lower is tried first)
   std::string entry;         ///< Calls: "torch.ops.NS.OP" or "jit:GETTER.FUNC" (a JIT module's export)
+  /// Calls of a JIT module whose builder the walk saw: its sources as literal
+  /// path suffixes and its literal -D/-U flags (empty otherwise).
+  std::vector<std::string> jitSources, jitFlags;
   std::string tree;          ///< which tree: the engine or a dependency name
   std::vector<Evidence> chain; ///< the site first, then its context
   /// The branch conditions enclosing the site, outermost first, each with

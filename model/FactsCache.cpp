@@ -6,7 +6,7 @@
 //   C <condition record>            the condition table (ConditionCodec.cpp)
 //   P name  cond  evidence          a predicate
 //   B name  enumClass  evidence     a backend
-//   G kind  cond  reach  backend  order  tree  chain  context  entry
+//   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags
 //   D backend                       a backend with a dispatch site
 //   W warning
 //   R backend                       a matrix row
@@ -22,7 +22,17 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-facts 2";
+constexpr const char *kHeader = "archscope-facts 3";
+
+std::string joinList(const std::vector<std::string> &items) {
+  std::string out;
+  for (const auto &i : items) out += (out.empty() ? "" : "\x1e") + records::clean(i);
+  return out;
+}
+
+std::vector<std::string> splitList(const std::string &field) {
+  return field.empty() ? std::vector<std::string>{} : records::split(field, '\x1e');
+}
 
 using records::clean;
 using records::decodeEvidence;
@@ -47,7 +57,8 @@ std::string encodeFacts(const CachedFacts &c) {
                  encodeEvidence(e);
     body << "G\t" << int(g.kind) << '\t' << g.cond.encode(records, ids) << '\t' << g.reach.encode(records, ids)
          << '\t' << clean(g.backend) << '\t' << g.order << '\t' << clean(g.tree) << '\t' << chain << '\t'
-         << context << '\t' << clean(g.entry) << '\n';
+         << context << '\t' << clean(g.entry) << '\t' << joinList(g.jitSources) << '\t' << joinList(g.jitFlags)
+         << '\n';
   }
   for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
   for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
@@ -110,6 +121,8 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
             g.context.push_back({*cc, *ev});
           }
         g.entry = f.at(8);
+        g.jitSources = splitList(f.at(9));
+        g.jitFlags = splitList(f.at(10));
         c.facts.guards.push_back(std::move(g));
         break;
       }

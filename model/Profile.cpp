@@ -39,7 +39,7 @@ QuantProfile parseQuant(const std::string &path, const YAML::Node &n) {
 
 Profile Profile::load(const std::string &path) {
   auto root = yaml::loadFile(path);
-  yaml::requireKeys(path, root, {"id", "detect", "backend", "quants", "dependencies", "attributes"});
+  yaml::requireKeys(path, root, {"id", "detect", "backend", "quants", "dependencies", "attributes", "cuda"});
   Profile p;
   p.path = path;
   try {
@@ -73,6 +73,10 @@ Profile Profile::load(const std::string &path) {
                            "use device_capability_list, or 'registry DICT MODULE'");
         p.attributes[kv.first.as<std::string>()] = value;
       }
+    }
+    if (auto c = root["cuda"]) {
+      yaml::requireKeys(path, c, {"arch_macros"});
+      p.archMacros = yaml::strList(path, c["arch_macros"], "arch_macros");
     }
     for (const auto &d : root["dependencies"]) {
       yaml::requireKeys(path, d, {"name", "pin_file", "pin_pattern"});

@@ -57,6 +57,10 @@ struct Profile {
   /// MODULE through the dict literal DICT (attr -> function name) and reads
   /// as that function's result.
   std::map<std::string, std::string> attributes;
+  /// Macros the engine's JIT defines as the build target's __CUDA_ARCH__
+  /// (SGLang's load_jit: -DSGL_CUDA_ARCH=1200): the guard passes define
+  /// them per target, as the JIT would.
+  std::vector<std::string> archMacros;
 
   /// Loads one profile; throws an input error naming file:line on bad YAML
   /// or unknown keys.

@@ -207,13 +207,22 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
 /// Lower-layer evidence named the way the Python facts name files: relative
 /// to the engine tree, or to a dependency tree behind its folder name.
 static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> &roots) {
+  // The linker names files from the canonical roots; evidence may also
+  // carry a root as given.
+  std::vector<std::pair<std::string, std::string>> prefixes; // (root prefix, shown name; "" for the engine)
+  for (size_t i = 0; i < roots.size(); ++i) {
+    std::error_code ec;
+    std::string given = fs::path(roots[i]).lexically_normal().string();
+    if (!given.empty() && given.back() == '/') given.pop_back();
+    std::string name = i == 0 ? "" : fs::path(given).filename().string();
+    prefixes.push_back({fs::weakly_canonical(given, ec).string(), name});
+    prefixes.push_back({given, name});
+  }
   auto rename = [&](Evidence &e) {
-    for (size_t i = 0; i < roots.size(); ++i) {
-      std::string root = fs::path(roots[i]).lexically_normal().string();
-      if (!root.empty() && root.back() == '/') root.pop_back();
-      if (e.path.rfind(root + "/", 0) != 0) continue;
+    for (const auto &[root, name] : prefixes) {
+      if (root.empty() || e.path.rfind(root + "/", 0) != 0) continue;
       std::string rel = e.path.substr(root.size() + 1);
-      e.path = i == 0 ? rel : fs::path(root).filename().string() + "/" + rel;
+      e.path = name.empty() ? rel : name + "/" + rel;
       return;
     }
   };
@@ -249,6 +258,9 @@ AuditResult runAudit(const Options &opts) {
   for (const auto &other : detectedProfiles(dataDir, trees)) {
     for (const auto &[k, v] : other.attributes) profile.attributes.emplace(k, v);
     for (const auto &[k, v] : other.families) profile.families.emplace(k, v);
+    for (const auto &m : other.archMacros)
+      if (std::find(profile.archMacros.begin(), profile.archMacros.end(), m) == profile.archMacros.end())
+        profile.archMacros.push_back(m);
   }
 
   const QuantProfile *quant = profile.quants.empty() ? nullptr : &profile.quants[0];
@@ -293,8 +305,11 @@ AuditResult runAudit(const Options &opts) {
   if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact
     static const char *kinds[] = {"reject", "select", "route", "support", "declared", "calls"};
     for (const auto &g : extracted.facts.guards)
-      fprintf(stderr, "fact %-8s %-20s order=%-8d %s:%d %s when %s\n", kinds[int(g.kind)], g.backend.c_str(),
-              g.order, g.chain[0].path.c_str(), g.chain[0].line, g.entry.c_str(), g.cond.str().substr(0, 200).c_str());
+      fprintf(stderr, "fact %-8s %-20s order=%-8d %s:%d %s%s when %s\n", kinds[int(g.kind)], g.backend.c_str(),
+              g.order, g.chain[0].path.c_str(), g.chain[0].line, g.entry.c_str(),
+              g.jitSources.empty() ? "" : (" [" + std::to_string(g.jitSources.size()) + " JIT sources: " +
+                                           g.jitSources[0] + " ...]").c_str(),
+              g.cond.str().substr(0, 200).c_str());
   }
   result.modulesParsed = extracted.modulesParsed;
   timer.lap("python", result.fromCache ? "facts from the cache" : "");
@@ -319,8 +334,11 @@ AuditResult runAudit(const Options &opts) {
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
   LowerLayers lower = link::linkEntries(
       extracted.facts, linkReq,
-      [&](const std::vector<std::string> &files) {
-        return guardReports(files, linkReq.guardTargets, !opts.noCache, progress);
+      [&](const std::vector<std::string> &files, const std::vector<std::string> &extraArgs) {
+        cuda::GuardPassOptions extra;
+        extra.extraArgs = extraArgs;
+        extra.archMacros = profile.archMacros;
+        return guardReports(files, linkReq.guardTargets, !opts.noCache, progress, nullptr, extra);
       },
       [&](const std::vector<std::string> &files) { return runtimeCheckReports(files, false, !opts.noCache); },
       [&] {
@@ -339,6 +357,7 @@ AuditResult runAudit(const Options &opts) {
   result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;
+  result.archMacros = profile.archMacros;
   result.quantFlags = {quant->flags.begin(), quant->flags.end()};
   result.roots.push_back(engineRoot.string());
   for (const auto &w : withPaths) result.roots.push_back(w);

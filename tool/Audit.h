@@ -22,6 +22,7 @@ struct AuditResult {
   // What the checks need besides the matrix:
   Facts facts;
   std::map<std::string, std::vector<std::string>> families; ///< backend -> kernel families
+  std::vector<std::string> archMacros; ///< the profile's: defined per guard pass as __CUDA_ARCH__
   std::set<std::string> quantFlags;
   std::vector<std::string> roots; ///< the engine tree, then each --with tree
   LowerLayers lower;              ///< what the layers below Python say of each compiled entry

@@ -165,15 +165,18 @@ void emitJson(const std::vector<cuda::GuardReport> &reports, std::ostream &out) 
 /// One file's report, from the cache when its text, the targets and this
 /// archscope build are unchanged.
 cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &targets, bool useCache,
-                            const std::string &dir, cuda::CompileFlags &flags) {
+                            const std::string &dir, cuda::CompileFlags &flags, const cuda::GuardPassOptions &extra) {
   cuda::GuardPassOptions options;
   options.extraArgs = flags.argsFor(file);
+  options.extraArgs.insert(options.extraArgs.end(), extra.extraArgs.begin(), extra.extraArgs.end());
+  options.archMacros = extra.archMacros;
   std::string key;
   if (useCache && !dir.empty()) {
     auto text = readCacheFile(file);
     std::string all = "archscope-guards-v2\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
     for (const auto &t : targets) all += t.name() + ",";
     for (const auto &a : options.extraArgs) all += a + '\0';
+    for (const auto &m : options.archMacros) all += "arch-macro " + m + '\0';
     key = dir + "/guards/" + hashKey(all) + ".json";
     if (auto cached = readCacheFile(key))
       if (auto r = reportFromJson(*cached)) return *r;
@@ -227,7 +230,8 @@ std::vector<Target> guardTargets(const std::vector<std::string> &names) {
 }
 
 std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &files, const std::vector<Target> &targets,
-                                            bool useCache, bool progress, std::vector<std::string> *warnings) {
+                                            bool useCache, bool progress, std::vector<std::string> *warnings,
+                                            const cuda::GuardPassOptions &extra) {
   std::string dir = cacheDir();
   cuda::CompileFlags flags;
   std::vector<cuda::GuardReport> reports(files.size());
@@ -235,7 +239,7 @@ std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &file
   std::atomic<size_t> done{0};
   std::mutex printing;
   llvm::parallelFor(0, files.size(), [&](size_t i) {
-    reports[i] = reportFor(files[i], targets, useCache, dir, flags);
+    reports[i] = reportFor(files[i], targets, useCache, dir, flags, extra);
     size_t n = ++done;
     if (!progress) return;
     std::lock_guard<std::mutex> lock(printing);

@@ -25,6 +25,9 @@ std::vector<std::string> filesTheRulesRead(const std::vector<std::string> &files
 std::vector<Target> guardTargets(const std::vector<std::string> &names);
 /// One report per file, in parallel, from the cache where unchanged.
 /// `warnings` (optional) receives problems with the compile databases used.
+/// `extra`: flags added after each file's own (a JIT module's -D flags) and
+/// the macros defined as each target's __CUDA_ARCH__ (profile arch_macros).
 std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &files, const std::vector<Target> &targets,
-                                            bool useCache, bool progress, std::vector<std::string> *warnings = nullptr);
+                                            bool useCache, bool progress, std::vector<std::string> *warnings = nullptr,
+                                            const cuda::GuardPassOptions &extra = {});
 } // namespace archscope

@@ -126,7 +126,9 @@ RawLint collectFindings(const Options &opts) {
 
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
   auto files = filesTheRulesRead(cudaSourcesUnder(audit.roots));
-  auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress, &raw.warnings);
+  cuda::GuardPassOptions extra;
+  extra.archMacros = audit.archMacros;
+  auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress, &raw.warnings, extra);
   for (const auto &g : guards)
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
   auto archSets = cmakeArchSets(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);

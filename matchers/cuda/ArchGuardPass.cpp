@@ -283,6 +283,7 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     args.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR); // clang's own builtin headers
 #endif
     args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
+    for (const auto &m : options.archMacros) args.push_back("-D" + m + "=" + std::to_string(t.cc.sm() * 10));
     std::vector<std::string> command = {"clang-22"};
     command.insert(command.end(), args.begin(), args.end());
     command.push_back(path);

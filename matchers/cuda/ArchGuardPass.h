@@ -45,6 +45,9 @@ struct GuardReport {
 
 struct GuardPassOptions {
   std::vector<std::string> extraArgs; ///< -I, -D
+  /// Macros defined per pass as the target's __CUDA_ARCH__ (1200 for
+  /// sm_120a): what an engine's JIT passes (SGLang's SGL_CUDA_ARCH).
+  std::vector<std::string> archMacros;
   /// false: preprocess only, with the same missing-header tolerance, and
   /// record nothing: the baseline the speed of the pass is measured against.
   bool extract = true;

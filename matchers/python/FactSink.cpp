@@ -96,7 +96,8 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
   }
 }
 
-void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site) {
+void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
+                            const JitSpec *spec) {
   if (reach.isFalse()) return;
   auto ev = evidenceAt(m, site, "calls " + entry);
   if (seen("K" + ev.path + std::to_string(ev.line) + backend_ + reach.str())) return;
@@ -107,6 +108,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
   g.entry = entry;
   g.tree = treeOf(m);
   g.chain.push_back(ev);
+  if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags;
   facts_.guards.push_back(std::move(g));
 }
 

@@ -27,7 +27,8 @@ public:
   void selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) override;
   void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) override;
   void entered(const FuncRef &fn, const Condition &reach) override;
-  void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site) override;
+  void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
+                    const JitSpec *spec) override;
 
 private:
   bool seen(const std::string &key) { return !keys_.insert(key).second; }

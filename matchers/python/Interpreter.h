@@ -41,7 +41,9 @@ public:
   /// A function of the trees is entered under `reach` (for decorators).
   virtual void entered(const FuncRef &fn, const Condition &reach) {}
   /// A compiled kernel entry (`torch.ops.NS.OP(...)`) is called under `reach`.
-  virtual void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site) {}
+  /// `spec`: what the JIT module compiles, when the walk saw its builder.
+  virtual void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
+                            const JitSpec *spec = nullptr) {}
 };
 
 struct Frame {
@@ -60,6 +62,8 @@ public:
   /// re-exports, cached booleans).
   Value resolveName(Module *m, const std::string &name);
   Value evalExpr(TSNode node, Frame &frame);
+  /// a OP b on abstract values (also `x += y`).
+  Value binaryOp(const Value &a, const std::string &op, const Value &b, const std::string &text);
   Condition toCond(const Value &v);
   Value callValue(const Value &callee, std::vector<Value> args, std::map<std::string, Value> kwargs,
                   Frame &caller, const std::string &text);

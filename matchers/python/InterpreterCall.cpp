@@ -74,6 +74,36 @@ std::string callKey(const Value &v) {
   }
 }
 
+/// Functions that describe a JIT-built module: their value is the module.
+bool isJitBuilder(const std::string &name) { return name == "gen_jit_spec" || name == "load_jit"; }
+
+void addStrings(const Value *list, std::vector<std::string> &out, bool flagsOnly) {
+  if (!list || !list->is(Value::Kind::Tuple)) return;
+  for (const auto &v : list->items)
+    if (v.is(Value::Kind::Str) && (!flagsOnly || v.text.rfind("-D", 0) == 0 || v.text.rfind("-U", 0) == 0))
+      out.push_back(v.text);
+}
+
+/// gen_jit_spec(name, sources, extra_cflags=, extra_cuda_cflags=, ...) and
+/// load_jit(*names, cpp_files=, cuda_files=, extra_cuda_cflags=, ...).
+Value jitModuleFrom(const std::vector<Value> &args, const std::map<std::string, Value> &kwargs) {
+  auto spec = std::make_shared<JitSpec>();
+  auto kw = [&](const char *k) -> const Value * {
+    auto it = kwargs.find(k);
+    return it == kwargs.end() ? nullptr : &it->second;
+  };
+  if (!args.empty() && args[0].is(Value::Kind::Str)) spec->name = args[0].text;
+  if (const Value *n = kw("name"); n && n->is(Value::Kind::Str)) spec->name = n->text;
+  if (args.size() >= 2) addStrings(&args[1], spec->sources, false);
+  for (const char *k : {"sources", "cuda_files", "cpp_files"}) addStrings(kw(k), spec->sources, false);
+  for (const char *k : {"extra_cuda_cflags", "extra_cflags"}) addStrings(kw(k), spec->flags, true);
+  Value v;
+  v.kind = Value::Kind::JitModule;
+  v.text = spec->name;
+  v.jit.push_back({Condition::truth(), std::move(spec)});
+  return v;
+}
+
 } // namespace
 
 Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Value> &args,
@@ -146,6 +176,7 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     Value v = attributeOf(args[0], args[1].text, text);
     return v.is(K::Unknown) ? args[2] : v;
   }
+  if (isJitBuilder(name)) return jitModuleFrom(args, kwargs);
   if (name == "map" && args.size() == 2) return args[1];
   if (kPassThrough.count(name) && args.size() == 1) return args[0];
   if (name == "bool" && args.size() == 1) return Value::boolean(toCond(args[0]));
@@ -201,6 +232,18 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
   // alias (`ops = torch.ops.sgl_kernel`): the text the value carries is the
   // resolved attribute chain.
   if (!f.sink || !(callee.is(Value::Kind::External) || callee.is(Value::Kind::Unknown))) return;
+  if (!callee.jit.empty()) { // a function read off a JIT module whose spec the walk saw
+    static const std::regex getter(R"(^(\w+)\([^()]*\)\.(\w+)$)");
+    std::smatch g;
+    std::string fromText = std::regex_match(callee.text, g, getter) ? g[1].str() : "module";
+    for (const auto &[cond, spec] : callee.jit) {
+      Condition reach = f.reach && cond;
+      if (reach.isFalse()) continue;
+      std::string module = spec->name.empty() ? fromText : spec->name;
+      f.sink->kernelCalled(reach, "jit:" + module + "." + callee.name, *f.mod, call, spec.get());
+    }
+    return;
+  }
   static const std::regex op(R"(^torch\.ops\.(\w+)\.(\w+))");
   // A function of a JIT-built module (FlashInfer's `get_X_module().FUNC(...)`,
   // tvm-ffi exports): linked by the exported name.
@@ -232,6 +275,8 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     return args.empty() ? callee : args[0];
   case K::Backend: // get_moe_runner_backend(): the selected backend itself
     return callee;
+  case K::JitModule: // spec.build_and_load(): the module it builds
+    return callee;
   case K::External:
   case K::Unknown: {
     Value v = builtinCall(callee.text.empty() ? text : callee.text, args, kwargs, text, handled);
@@ -260,9 +305,13 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
       backend.text = fname;
       return backend;
     }
-    Value v = builtinCall(fname, args, kwargs, text, handled);
+    // A JIT builder of the trees is walked for its guards, and its value is
+    // the module it describes (builtinCall would skip the walk).
+    std::optional<Value> jitModule;
+    if (isJitBuilder(fname)) jitModule = jitModuleFrom(args, kwargs);
+    Value v = jitModule ? Value{} : builtinCall(fname, args, kwargs, text, handled);
     if (handled) return v;
-    if (caller.depth >= kMaxDepth || !budgetLeft()) return Value::unknown(text);
+    if (caller.depth >= kMaxDepth || !budgetLeft()) return jitModule ? *jitModule : Value::unknown(text);
     FlowSink *sink = caller.depth < sinkDepth_ ? caller.sink : nullptr;
     // Without a sink a call's value depends only on the function and its
     // arguments: interpret each distinct call once.
@@ -283,6 +332,7 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     static const std::regex smQuery(R"(device_sm|sm_version|get_sm\b|compute_cap)");
     if (r.is(K::Unknown) && std::regex_search(fname, smQuery)) r = Value::sym(smLinear());
     if (r.is(K::Unknown) && r.text.empty()) r.text = text;
+    if (jitModule) r = *jitModule;
     if (!sink) {
       inProgress_.erase(callee.func.def.id);
       pureCallCache_[key] = r;

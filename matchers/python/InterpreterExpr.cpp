@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace archscope::py {
@@ -214,8 +215,19 @@ Value Interpreter::evalExpr(TSNode node, Frame &f) {
     return evalComprehension(node, f);
   if (t == "tuple" || t == "list" || t == "set" || t == "expression_list") {
     std::vector<Value> items;
-    for (TSNode c : namedChildren(node)) items.push_back(evalExpr(c, f));
-    return Value::tuple(std::move(items));
+    bool open = false; // a spread of unknown length: more items may be there
+    for (TSNode c : namedChildren(node)) {
+      if (type(c) != "list_splat") { items.push_back(evalExpr(c, f)); continue; }
+      auto inner = namedChildren(c);
+      Value spread = inner.empty() ? Value::unknown(text) : evalExpr(inner[0], f);
+      if (spread.is(K::Tuple) && spread.present.empty()) items.insert(items.end(), spread.items.begin(), spread.items.end());
+      else open = true; // `*(d / k for k in d.rglob("*.cu"))`: files on disk
+    }
+    Value list = Value::tuple(std::move(items));
+    // The known items, each "present" (so len() and concatenation treat the
+    // list as not fully known), when a spread's length is unknown.
+    if (open) list.present.assign(list.items.size(), Condition::truth());
+    return list;
   }
   if (t == "conditional_expression") {
     auto kids = namedChildren(node);
@@ -314,7 +326,21 @@ Value Interpreter::evalString(TSNode node, Frame &f) {
     if (v.is(Value::Kind::Sym)) { v.symIsString = true; return v; }
     if (v.is(Value::Kind::Int)) return Value::string(std::to_string(v.i));
   }
-  return Value::unknown(std::string(pm.text(node)));
+  // f"fused_moe_{device_arch}" with every interpolation a known string or
+  // integer (no format spec): the string itself.
+  std::string all;
+  for (TSNode c : namedChildren(node)) {
+    auto ct = type(c);
+    if (ct == "string_content") { all += pm.text(c); continue; }
+    if (ct != "interpolation") continue;
+    if (!isNull(field(c, "format_specifier")) || !isNull(field(c, "type_conversion")))
+      return Value::unknown(std::string(pm.text(node)));
+    Value v = evalExpr(field(c, "expression"), f);
+    if (v.is(Value::Kind::Str)) all += v.text;
+    else if (v.is(Value::Kind::Int)) all += std::to_string(v.i);
+    else return Value::unknown(std::string(pm.text(node)));
+  }
+  return Value::string(all);
 }
 
 Value Interpreter::evalAttribute(TSNode node, Frame &f) {
@@ -344,6 +370,20 @@ Value Interpreter::attributeOf(const Value &obj, const std::string &attr, const 
     return Value::external(obj.name + "." + attr);
   }
   case K::External: return Value::external(obj.text + "." + attr);
+  case K::JitModule: {
+    static const std::set<std::string> builds = {"build_and_load", "build", "load", "build_and_load_aot"};
+    // The spec's own API (FlashInfer's JitSpec), not exports of the module.
+    static const std::set<std::string> specApi = {
+        "get_library_path", "get_library_paths", "get_object_paths", "jit_library_path", "aot_path", "is_aot",
+        "is_compiled", "get_compile_commands", "write_ninja", "ninja_path", "build_dir", "lock_path", "name",
+        "sources", "is_ninja_generated"};
+    if (builds.count(attr)) return obj;
+    if (specApi.count(attr)) return Value::unknown(text);
+    Value fn = Value::external(text); // an export of the built module
+    fn.name = attr;
+    fn.jit = obj.jit;
+    return fn;
+  }
   case K::Class:
     if (auto hooked = attributeValue(obj.cls, attr)) return *hooked;
     return memberOf(obj.cls, attr);
@@ -430,11 +470,31 @@ Value Interpreter::evalSubscript(TSNode node, Frame &f) {
 }
 
 Value Interpreter::evalBinary(TSNode node, Frame &f) {
-  using K = Value::Kind;
   const ParsedModule &pm = *f.mod->parsed;
   Value a = evalExpr(field(node, "left"), f), b = evalExpr(field(node, "right"), f);
-  std::string op(pm.text(field(node, "operator")));
-  std::string text(pm.text(node));
+  return binaryOp(a, std::string(pm.text(field(node, "operator"))), b, std::string(pm.text(node)));
+}
+
+Value Interpreter::binaryOp(const Value &a, const std::string &op, const Value &b, const std::string &text) {
+  using K = Value::Kind;
+  // Lists: `flags + [...]` concatenates; a path joined with a literal part
+  // (`CSRC_DIR / "fused_moe/x.cu"`) keeps what is literal, as a path suffix.
+  if (a.is(K::Tuple) && b.is(K::Tuple) && op == "+" && a.present.empty() && b.present.empty()) {
+    Value r = a;
+    r.items.insert(r.items.end(), b.items.begin(), b.items.end());
+    return r;
+  }
+  // A list plus something unknown (`flags + get_nvcc_flags_list(...)`): the
+  // known items, the list left open (see the list literal in evalExpr).
+  if (op == "+" && (a.is(K::Tuple) || b.is(K::Tuple))) {
+    const Value &known = a.is(K::Tuple) ? a : b, &other = a.is(K::Tuple) ? b : a;
+    Value r = known;
+    if (other.is(K::Tuple)) r.items.insert(a.is(K::Tuple) ? r.items.end() : r.items.begin(), other.items.begin(),
+                                           other.items.end());
+    r.present.assign(r.items.size(), Condition::truth());
+    return r;
+  }
+  if (op == "/" && b.is(K::Str)) return Value::string(a.is(K::Str) ? a.text + "/" + b.text : b.text);
   if (a.is(K::Int) && b.is(K::Int)) {
     if (op == "+") return Value::integer(a.i + b.i);
     if (op == "-") return Value::integer(a.i - b.i);

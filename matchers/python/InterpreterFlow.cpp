@@ -53,6 +53,15 @@ Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in)
   if (a.kind == b.kind && a.text == b.text && (a.is(K::Str) || a.is(K::EnumMember) || a.is(K::Backend)))
     return a;
   if (a.kind == b.kind && a.is(K::Func) && a.func.def.id == b.func.def.id) return a;
+  // JIT modules built on different branches: each with its branch's condition.
+  if (a.is(K::JitModule) || b.is(K::JitModule)) {
+    Value m;
+    m.kind = K::JitModule;
+    m.text = a.is(K::JitModule) ? a.text : b.text;
+    for (const auto &[cond, spec] : a.jit) m.jit.push_back({c && cond, spec});
+    for (const auto &[cond, spec] : b.jit) m.jit.push_back({!c && cond, spec});
+    return m;
+  }
   // A backend variable reassigned to a constant on some path stays the
   // symbolic selected backend: the assignment itself is reported as a
   // selection, and later tests on it are tests of the selection.
@@ -96,6 +105,7 @@ private:
     if (t == "expression_statement") {
       for (TSNode e : namedChildren(s)) {
         if (type(e) == "assignment") assign(e);
+        else if (type(e) == "augmented_assignment") augmentedAssign(e);
         else if (type(e) != "string") in_.evalExpr(e, f_);
       }
     } else if (t == "return_statement") {
@@ -136,6 +146,18 @@ private:
   }
 
   void localImport(TSNode s) { in_.bindLocalImport(s, f_); }
+
+  /// `flags += [...]` on a local: the local becomes `flags + [...]`.
+  void augmentedAssign(TSNode e) {
+    TSNode left = field(e, "left");
+    Value rhs = in_.evalExpr(field(e, "right"), f_);
+    std::string op(pm().text(field(e, "operator")));
+    if (type(left) != "identifier" || op.size() < 2 || op.back() != '=') return;
+    std::string name(pm().text(left));
+    auto it = f_.locals.find(name);
+    if (it == f_.locals.end()) return;
+    it->second = in_.binaryOp(it->second, op.substr(0, op.size() - 1), rhs, std::string(pm().text(e)));
+  }
 
   void assign(TSNode e) {
     std::vector<TSNode> targets;

@@ -32,6 +32,18 @@ struct FuncRef {
   bool isProperty = false; ///< @property: reading the attribute calls it
 };
 
+/// A JIT-built module as its builder describes it (FlashInfer's
+/// `gen_jit_spec(name, sources, extra_cuda_cflags=...)`, SGLang's
+/// `load_jit(name, cuda_files=[...])`): what the linker follows instead of
+/// an export name. Paths are as far as the code spells them literally
+/// (`FLASHINFER_CSRC_DIR / "fused_moe/x.cu"` gives "fused_moe/x.cu"): the
+/// linker matches them as path suffixes.
+struct JitSpec {
+  std::string name;                 ///< the module name when literal
+  std::vector<std::string> sources; ///< literal path (suffixes)
+  std::vector<std::string> flags;   ///< the -D/-U flags written literally
+};
+
 struct Value {
   enum class Kind {
     Unknown,    ///< not decidable; `text` is the source expression
@@ -47,6 +59,7 @@ struct Value {
     Backend,    ///< the selected backend (symbolic)
     Quant,      ///< the quantization flag (symbolic)
     Choice,     ///< `a if cond else b` of non-boolean values: items[0] if cond, else items[1]
+    JitModule,  ///< a JIT module spec or the module it builds (`jit` says what it compiles)
   } kind = Kind::Unknown;
 
   Condition cond = Condition::unknown("");
@@ -63,6 +76,10 @@ struct Value {
   ClassRef cls;
   std::shared_ptr<std::map<std::string, Value>> bound; ///< Partial keyword arguments
   std::shared_ptr<Value> self;                         ///< bound method receiver
+  /// JitModule, and a function read off one: the module built under each
+  /// condition (one entry, `true`, unless branches build different ones:
+  /// FlashInfer's get_cutlass_fused_moe_module picks its spec per GPU).
+  std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> jit;
 
   static Value unknown(std::string text) { Value v; v.text = std::move(text); return v; }
   static Value boolean(Condition c) { Value v; v.kind = Kind::Bool; v.cond = std::move(c); return v; }

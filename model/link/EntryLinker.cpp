@@ -200,6 +200,7 @@ EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::Gu
         if (auto it = k.byTarget.find(t->name()); it != k.byTarget.end() && it->second == cuda::KernelBody::Code) {
           c.built = Tri::True;
           c.why = k.name + " has a body on " + t->name();
+          c.chain.push_back({r->path, k.line, 1, "cuda", "__global__ " + k.name, "has a body on " + t->name()});
           return c;
         }
   c.built = Tri::False;
@@ -322,7 +323,64 @@ struct ResolvedEntry {
   const binary::BinaryImage *img = nullptr;
   std::vector<std::pair<const SourceFile *, int>> defs;
   std::vector<std::string> defFiles;
+  /// A JIT module followed through its builder: the sources found, what it
+  /// was built with (-D flags), and the sources the trees lack.
+  bool fromSpec = false;
+  std::vector<std::string> specSources; ///< per def: the source as the builder names it
+  std::string specNote;
+  std::vector<std::string> extraArgs;
 };
+
+/// The file whose path ends with `suffix`: in the caller's tree first, then
+/// the one nearest the calling file (SGLang's JIT sources are relative to
+/// python/sglang/jit_kernel/csrc; sgl-kernel/csrc has files of the same name).
+const SourceFile *sourceNamed(const std::vector<SourceFile> &files, const std::string &suffix,
+                              const std::string &callerRoot, const std::string &callerFile) {
+  const SourceFile *best = nullptr;
+  long bestScore = -1;
+  std::string tail = "/" + suffix;
+  for (const auto &f : files) {
+    if (f.path.size() < tail.size() || f.path.compare(f.path.size() - tail.size(), tail.size(), tail) != 0) continue;
+    long score = (under(f.path, callerRoot) ? 1L << 20 : 0) + sharedFolders(f.path, callerFile);
+    if (score > bestScore) best = &f, bestScore = score;
+  }
+  return best;
+}
+
+/// jit:MODULE.FUNC whose builder the Python walk saw (gen_jit_spec's source
+/// list, load_jit's cuda_files): the module's own sources, compiled with its
+/// flags, instead of a search for the export name; the export's
+/// registration, when one of the sources has it, names the function.
+ResolvedEntry resolveFromSpec(const std::string &entry, const std::vector<std::string> &sources,
+                              const std::vector<std::string> &flags, const std::vector<cuda::OpRegistration> &regs,
+                              const std::vector<SourceFile> &files, const std::string &callerRoot,
+                              const std::string &callerFile) {
+  ResolvedEntry r;
+  r.entry = entry;
+  r.op = entry.substr(entry.rfind('.') + 1);
+  r.fromSpec = true;
+  r.extraArgs = flags;
+  size_t missing = 0;
+  for (const auto &s : sources) {
+    const SourceFile *f = sourceNamed(files, s, callerRoot, callerFile);
+    if (!f) { ++missing; continue; }
+    if (std::find(r.defFiles.begin(), r.defFiles.end(), f->path) != r.defFiles.end()) continue;
+    r.defFiles.push_back(f->path);
+    r.defs.emplace_back(f, 1);
+    r.specSources.push_back(s);
+  }
+  for (const auto &g : regs)
+    if (g.op == r.op && !g.function.empty() &&
+        std::find(r.defFiles.begin(), r.defFiles.end(), g.where.path) != r.defFiles.end()) {
+      r.reg = &g;
+      r.fn = shortName(g.function);
+      break;
+    }
+  if (missing) r.specNote = std::to_string(missing) + " of them not in the trees";
+  if (r.defFiles.empty()) r.unlinked = "none of the JIT module's " + std::to_string(sources.size()) +
+                                       " sources is in the trees";
+  return r;
+}
 
 /// torch.ops.NS.OP, or jit:GETTER.FUNC (a JIT module's export: tvm-ffi
 /// registrations have no namespace, so any registration of FUNC matches).
@@ -364,9 +422,11 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   std::set<std::string> entries;
   // entry -> root of the tree whose code calls it, and the calling file
   std::map<std::string, std::string> callerRoot, callerFile;
+  std::map<std::string, const GuardFact *> specOf; // entry -> a call that saw its JIT builder
   for (const auto &g : facts.guards) {
     if (g.kind != GuardFact::Kind::Calls) continue;
     entries.insert(g.entry);
+    if (!g.jitSources.empty()) specOf.emplace(g.entry, &g);
     for (size_t i = 0; i < req.roots.size(); ++i) {
       bool engine = i == 0 && g.tree.empty();
       if (!engine && fs::path(req.roots[i]).filename() != g.tree) continue;
@@ -394,7 +454,11 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   std::vector<ResolvedEntry> resolved;
   std::vector<std::string> defFiles;
   for (const auto &entry : entries) {
-    resolved.push_back(resolveEntry(entry, regs, images, files, req.roots, callerRoot[entry], callerFile[entry]));
+    if (auto spec = specOf.find(entry); spec != specOf.end())
+      resolved.push_back(resolveFromSpec(entry, spec->second->jitSources, spec->second->jitFlags, regs, files,
+                                         callerRoot[entry], callerFile[entry]));
+    else
+      resolved.push_back(resolveEntry(entry, regs, images, files, req.roots, callerRoot[entry], callerFile[entry]));
     for (const auto &f : resolved.back().defFiles)
       if (std::find(defFiles.begin(), defFiles.end(), f) == defFiles.end()) defFiles.push_back(f);
   }
@@ -413,16 +477,22 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   });
   // A defining file without a `__global__` of its own has no kernel for the
   // passes to find (its kernels come from headers, other files or cubins):
-  // its report is empty without running them.
-  std::map<std::string, cuda::GuardReport> reportOf;
-  std::vector<std::string> withKernels;
-  for (const auto &f : defFiles) {
-    reportOf[f].path = f;
-    if (byPath.count(f) && byPath[f]->text.find("__global__") != std::string::npos) withKernels.push_back(f);
-  }
-  if (!withKernels.empty()) {
-    auto reports = guards(withKernels);
-    for (size_t i = 0; i < reports.size() && i < withKernels.size(); ++i) reportOf[withKernels[i]] = std::move(reports[i]);
+  // its report is empty without running them. Files are passed once per set
+  // of extra flags (a JIT module's own -D flags).
+  std::map<std::pair<std::string, std::vector<std::string>>, cuda::GuardReport> reportOf;
+  std::map<std::vector<std::string>, std::vector<std::string>> byFlags;
+  for (const auto &r : resolved)
+    for (const auto &f : r.defFiles) {
+      reportOf[{f, r.extraArgs}].path = f;
+      auto &group = byFlags[r.extraArgs];
+      if (byPath.count(f) && byPath[f]->text.find("__global__") != std::string::npos &&
+          std::find(group.begin(), group.end(), f) == group.end())
+        group.push_back(f);
+    }
+  for (const auto &[extra, group] : byFlags) {
+    if (group.empty()) continue;
+    auto reports = guards(group, extra);
+    for (size_t i = 0; i < reports.size() && i < group.size(); ++i) reportOf[{group[i], extra}] = std::move(reports[i]);
   }
   auto checks = pendingChecks.get();
   static const std::vector<cuda::RuntimeCheck> none;
@@ -440,16 +510,29 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       continue;
     }
     std::vector<const cuda::GuardReport *> used;
-    for (const auto &f : r.defFiles) used.push_back(&reportOf[f]);
-    auto asserts = entryAsserts(r.defFiles, checksOf, r.fn);
-    Evidence regEv = r.reg->where;
-    regEv.note = "registers " + r.op + " as " + r.reg->function;
+    for (const auto &f : r.defFiles) used.push_back(&reportOf[{f, r.extraArgs}]);
+    auto asserts = r.fn.empty() ? std::vector<cuda::RuntimeCheck>{} : entryAsserts(r.defFiles, checksOf, r.fn);
+    std::vector<Evidence> head;
+    if (r.reg) {
+      Evidence regEv = r.reg->where;
+      regEv.note = "registers " + r.op + " as " + r.reg->function;
+      head.push_back(regEv);
+    }
+    std::string flags;
+    for (const auto &a : r.extraArgs) flags += (flags.empty() ? "" : " ") + a;
+    if (r.fromSpec && !r.defs.empty()) { // one line for the module's sources, however many
+      std::string more = r.defs.size() > 1 ? " and " + std::to_string(r.defs.size() - 1) + " more" : "";
+      head.push_back({r.defs[0].first->path, 1, 1, "cpp", r.specSources[0] + more,
+                      "the JIT module's sources" + (flags.empty() ? "" : ", built with " + flags) +
+                          (r.specNote.empty() ? "" : "; " + r.specNote)});
+    }
+    for (const auto &[f, line] : r.defs)
+      if (!r.fromSpec) head.push_back({f->path, line, 1, "cpp", r.fn + "(...)", "defines " + r.fn});
     for (auto gpu : req.gpus) {
       EntryCoverage c;
       if (r.defs.empty()) c.why = "no definition of " + r.fn + " in the trees";
       else c = coverageOn(gpu, used, req.guardTargets);
-      std::vector<Evidence> chain{regEv};
-      for (const auto &[f, line] : r.defs) chain.push_back({f->path, line, 1, "cpp", r.fn + "(...)", "defines " + r.fn});
+      std::vector<Evidence> chain = head;
       chain.insert(chain.end(), c.chain.begin(), c.chain.end());
       c.chain = std::move(chain);
       applyBuild(c, archSets, r.defFiles, gpu);

@@ -27,8 +27,10 @@
 
 namespace archscope::link {
 
-/// Runs (or reads from the cache) the guard passes of `files`.
-using GuardRunner = std::function<std::vector<cuda::GuardReport>(const std::vector<std::string> &files)>;
+/// Runs (or reads from the cache) the guard passes of `files`, with
+/// `extraArgs` after each file's own flags (a JIT module's -D flags).
+using GuardRunner = std::function<std::vector<cuda::GuardReport>(const std::vector<std::string> &files,
+                                                                 const std::vector<std::string> &extraArgs)>;
 
 struct LinkRequest {
   std::vector<std::string> roots;        ///< trees to search for C++ registrations and definitions
