@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/link/EntryLinker.h"
 
+#include "matchers/cuda/KernelLaunches.h"
 #include "matchers/cuda/RuntimeChecks.h"
 #include "model/PhaseTimer.h"
 
@@ -176,43 +177,50 @@ const cuda::GuardDirective *decidingDirective(const cuda::GuardReport &r, const 
   return best;
 }
 
-EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<const cuda::GuardReport *> &reports,
+/// A defining file's guard report and the kernels of it the entry uses
+/// (the ones its function launches, else all of them).
+struct UsedKernels {
+  const cuda::GuardReport *report;
+  std::vector<const cuda::KernelSite *> kernels;
+};
+
+EntryCoverage coverageOn(ComputeCapability gpu, const std::vector<UsedKernels> &reports,
                          const std::vector<Target> &targets) {
   EntryCoverage c;
   std::vector<const Target *> running;
   for (const auto &t : targets)
     if (t.runsOn(gpu)) running.push_back(&t);
   size_t kernels = 0;
-  for (const auto *r : reports) kernels += r->kernels.size();
+  for (const auto &u : reports) kernels += u.kernels.size();
   if (running.empty()) { c.why = "the guard passes compile no target that runs on " + gpu.name(); return c; }
-  for (const auto *r : reports)
-    if (!r->errors.empty()) {
-      c.why = r->path + " does not preprocess cleanly: " + r->errors.front();
+  for (const auto &u : reports)
+    if (!u.report->errors.empty()) {
+      c.why = u.report->path + " does not preprocess cleanly: " + u.report->errors.front();
       return c;
     }
   if (kernels == 0) {
     c.why = "no __global__ kernel in the defining file (its kernels come from headers, other files or prebuilt cubins)";
     return c;
   }
-  for (const auto *r : reports)
-    for (const auto &k : r->kernels)
+  for (const auto &u : reports)
+    for (const auto *k : u.kernels)
       for (const auto *t : running)
-        if (auto it = k.byTarget.find(t->name()); it != k.byTarget.end() && it->second == cuda::KernelBody::Code) {
+        if (auto it = k->byTarget.find(t->name()); it != k->byTarget.end() && it->second == cuda::KernelBody::Code) {
           c.built = Tri::True;
-          c.why = k.name + " has a body on " + t->name();
-          c.chain.push_back({r->path, k.line, 1, "cuda", "__global__ " + k.name, "has a body on " + t->name()});
+          c.why = k->name + " has a body on " + t->name();
+          c.chain.push_back({u.report->path, k->line, 1, "cuda", "__global__ " + k->name, "has a body on " + t->name()});
           return c;
         }
   c.built = Tri::False;
   c.layer = "cuda";
   std::string names;
   for (const auto *t : running) names += (names.empty() ? "" : ", ") + t->name();
-  c.why = "every kernel of the defining file compiles empty or to a trap on " + names;
-  for (const auto *r : reports)
-    for (const auto &k : r->kernels)
-      if (const auto *d = decidingDirective(*r, k, running.front()->name())) {
-        c.chain.push_back({r->path, d->line, 1, "cuda", "#" + d->kind + " " + d->condition,
-                           "not taken on " + running.front()->name() + ": " + k.name + " has no body"});
+  c.why = "every kernel the entry launches from its defining file compiles empty or to a trap on " + names;
+  for (const auto &u : reports)
+    for (const auto *k : u.kernels)
+      if (const auto *d = decidingDirective(*u.report, *k, running.front()->name())) {
+        c.chain.push_back({u.report->path, d->line, 1, "cuda", "#" + d->kind + " " + d->condition,
+                           "not taken on " + running.front()->name() + ": " + k->name + " has no body"});
         return c;
       }
   return c;
@@ -509,8 +517,13 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       }
       continue;
     }
-    std::vector<const cuda::GuardReport *> used;
-    for (const auto &f : r.defFiles) used.push_back(&reportOf[{f, r.extraArgs}]);
+    std::vector<UsedKernels> used;
+    for (const auto &[f, line] : r.defs) {
+      const cuda::GuardReport &report = reportOf[{f->path, r.extraArgs}];
+      std::vector<const cuda::KernelSite *> all;
+      for (const auto &k : report.kernels) all.push_back(&k);
+      used.push_back({&report, r.fromSpec ? all : cuda::kernelsLaunchedFrom(f->path, line, report)});
+    }
     auto asserts = r.fn.empty() ? std::vector<cuda::RuntimeCheck>{} : entryAsserts(r.defFiles, checksOf, r.fn);
     std::vector<Evidence> head;
     if (r.reg) {

@@ -14,12 +14,12 @@
 // A check on one configuration's path only (`if (a_type == kFE4M3fn)`)
 // restricts that path on purpose: only the sibling case is reported there.
 //===----------------------------------------------------------------------===//
+#include "matchers/cuda/KernelLaunches.h"
 #include "model/checks/Rule.h"
 #include "model/checks/RuleSupport.h"
 #include "model/checks/rules/Rules.h"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
 #include <regex>
 
@@ -53,7 +53,7 @@ private:
           env.gpu = gpu;
           if (c.cond.eval(env) == Tri::True) admitted.push_back(gpu);
         }
-        auto guarded = archGuarded(launchedAfter(r.path, c.where.line, *g));
+        auto guarded = archGuarded(cuda::kernelsLaunchedFrom(r.path, c.where.line, *g));
         std::vector<std::string> refused, siblings;
         std::string compiledOn;
         for (auto gpu : tableGpus(in.table)) {
@@ -111,25 +111,6 @@ private:
       if (code && other) out.push_back(k);
     }
     return out;
-  }
-
-  /// The kernels of the file launched (`name<<<`, `name<T><<<`) between the
-  /// check and the end of its function (a `}` in column 0); when the
-  /// function launches none itself, every kernel of the file.
-  static std::vector<const cuda::KernelSite *> launchedAfter(const std::string &path, int line,
-                                                             const cuda::GuardReport &g) {
-    std::ifstream in(path);
-    std::string text, l;
-    for (int n = 1; std::getline(in, l); ++n) {
-      if (n < line) continue;
-      if (n > line && !l.empty() && l[0] == '}') break;
-      text += l + "\n";
-    }
-    std::vector<const cuda::KernelSite *> launched, all = kernelsOf(g);
-    for (const auto &k : g.kernels) {
-      if (std::regex_search(text, std::regex("\\b" + k.name + "\\s*(<[^;]*?>)?\\s*<<<"))) launched.push_back(&k);
-    }
-    return launched.empty() ? all : launched;
   }
 
   void checkDirectives(const CheckInput &in, std::vector<Finding> &out) const {
