@@ -76,62 +76,59 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
   std::vector<std::string> records;
   std::map<size_t, Condition> built;
   auto cond = [&](const std::string &id) { return Condition::decode(records, std::stoul(id), built); };
-  try {
-    while (std::getline(in, line)) {
-      if (line.size() < 2) return std::nullopt;
-      std::string rest = line.substr(2);
-      auto f = split(rest, '\t');
-      switch (line[0]) {
-      case 'C': records.push_back(rest); break;
-      case 'P': {
-        auto c1 = cond(f.at(1));
-        auto ev = decodeEvidence(f.at(2));
-        if (!c1 || !ev) return std::nullopt;
-        c.facts.predicates.push_back({f[0], *c1, *ev});
-        break;
-      }
-      case 'B': {
-        auto ev = decodeEvidence(f.at(2));
-        if (!ev) return std::nullopt;
-        c.facts.backends.push_back({f[0], f[1], *ev});
-        break;
-      }
-      case 'G': {
-        GuardFact g;
-        g.kind = GuardFact::Kind(std::stoi(f.at(0)));
-        auto c1 = cond(f.at(1)), c2 = cond(f.at(2));
-        if (!c1 || !c2) return std::nullopt;
-        g.cond = *c1;
-        g.reach = *c2;
-        g.backend = f.at(3);
-        g.order = std::stoi(f.at(4));
-        g.tree = f.at(5);
-        if (!f.at(6).empty())
-          for (const auto &e : split(f[6], '\x1e')) {
-            auto ev = decodeEvidence(e);
-            if (!ev) return std::nullopt;
-            g.chain.push_back(*ev);
-          }
-        if (!f.at(7).empty())
-          for (const auto &item : split(f[7], '\x1e')) {
-            auto sep = item.find('\x1f');
-            auto cc = cond(item.substr(0, sep));
-            auto ev = decodeEvidence(item.substr(sep + 1));
-            if (!cc || !ev) return std::nullopt;
-            g.context.push_back({*cc, *ev});
-          }
-        g.entry = f.at(8);
-        g.jitSources = splitList(f.at(9));
-        g.jitFlags = splitList(f.at(10));
-        c.facts.guards.push_back(std::move(g));
-        break;
-      }
-      case 'D': c.facts.dispatched.insert(rest); break;
-      case 'W': c.facts.warnings.push_back(rest); break;
-      case 'R': c.backends.push_back(rest); break;
-      default: return std::nullopt;
-      }
+  // One record: false when it is malformed.
+  auto decode = [&](char tag, const std::string &rest, const std::vector<std::string> &f) {
+    switch (tag) {
+    case 'C': records.push_back(rest); return true;
+    case 'P': {
+      auto c1 = cond(f.at(1));
+      auto ev = decodeEvidence(f.at(2));
+      if (!c1 || !ev) return false;
+      c.facts.predicates.push_back({f[0], *c1, *ev});
+      return true;
     }
+    case 'B': {
+      auto ev = decodeEvidence(f.at(2));
+      if (!ev) return false;
+      c.facts.backends.push_back({f[0], f[1], *ev});
+      return true;
+    }
+    case 'G': {
+      GuardFact g;
+      g.kind = GuardFact::Kind(std::stoi(f.at(0)));
+      auto c1 = cond(f.at(1)), c2 = cond(f.at(2));
+      if (!c1 || !c2) return false;
+      g.cond = *c1;
+      g.reach = *c2;
+      g.backend = f.at(3);
+      g.order = std::stoi(f.at(4));
+      g.tree = f.at(5);
+      for (const auto &e : splitList(f.at(6))) {
+        auto ev = decodeEvidence(e);
+        if (!ev) return false;
+        g.chain.push_back(*ev);
+      }
+      for (const auto &item : splitList(f.at(7))) {
+        auto sep = item.find('\x1f');
+        auto cc = cond(item.substr(0, sep));
+        auto ev = decodeEvidence(item.substr(sep + 1));
+        if (!cc || !ev) return false;
+        g.context.push_back({*cc, *ev});
+      }
+      g.entry = f.at(8);
+      g.jitSources = splitList(f.at(9));
+      g.jitFlags = splitList(f.at(10));
+      c.facts.guards.push_back(std::move(g));
+      return true;
+    }
+    case 'D': c.facts.dispatched.insert(rest); return true;
+    case 'W': c.facts.warnings.push_back(rest); return true;
+    case 'R': c.backends.push_back(rest); return true;
+    default: return false;
+    }
+  };
+  try {
+    if (!records::forEachRecord(in, decode)) return std::nullopt;
   } catch (const std::exception &) {
     return std::nullopt;
   }

@@ -3,6 +3,7 @@
 #pragma once
 #include "model/Evidence.h"
 
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,18 @@ inline std::string unescape(const std::string &s) {
     out += n == 't' ? '\t' : n == 'n' ? '\n' : n;
   }
   return out;
+}
+
+/// Reads records `T<tab>field<tab>field...` a line each, calling
+/// `onRecord(tag, rest, fields)` (rest: the line after the tag); false when a
+/// line is malformed or `onRecord` returns false.
+template <class OnRecord> bool forEachRecord(std::istream &in, OnRecord onRecord) {
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() < 2) return false;
+    std::string rest = line.substr(2);
+    if (!onRecord(line[0], rest, split(rest, '\t'))) return false;
+  }
+  return true;
 }
 
 /// A field that never holds the record separators (tab, newline, \x1e, \x1f).

@@ -59,36 +59,34 @@ std::optional<cuda::RuntimeCheckReport> decodeReport(const std::string &text, co
   std::vector<std::string> conditions;
   std::map<size_t, Condition> built;
   try {
-    while (std::getline(in, line)) {
-      if (line.size() < 2) return std::nullopt;
-      std::string rest = line.substr(2);
-      auto f = split(rest, '\t');
-      switch (line[0]) {
-      case 'C': conditions.push_back(rest); break;
+    bool ok = records::forEachRecord(in, [&](char tag, const std::string &rest, const std::vector<std::string> &f) {
+      switch (tag) {
+      case 'C': conditions.push_back(rest); return true;
       case 'K': {
         auto ev = decodeEvidence(f.at(2));
         auto cond = Condition::decode(conditions, std::stoul(f.at(3)), built);
-        if (!ev || !cond) return std::nullopt;
+        if (!ev || !cond) return false;
         r.checks.push_back({cuda::RuntimeCheck::Kind(std::stoi(f.at(0))), f.at(1), *ev, *cond, f.at(4), f.at(5)});
-        break;
+        return true;
       }
       case 'R': {
         auto ev = decodeEvidence(f.at(3));
-        if (!ev) return std::nullopt;
+        if (!ev) return false;
         r.registrations.push_back({f.at(0), f.at(1), f.at(2), *ev});
-        break;
+        return true;
       }
       case 'S': {
         auto ev = decodeEvidence(f.at(2));
-        if (!ev) return std::nullopt;
+        if (!ev) return false;
         r.smemRequests.push_back({std::stol(f.at(0)), f.at(1), *ev, f.at(3) == "1"});
-        break;
+        return true;
       }
-      case 'M': r.missingIncludes.push_back(rest); break;
-      case 'E': r.errors.push_back(rest); break;
-      default: return std::nullopt;
+      case 'M': r.missingIncludes.push_back(rest); return true;
+      case 'E': r.errors.push_back(rest); return true;
+      default: return false;
       }
-    }
+    });
+    if (!ok) return std::nullopt;
   } catch (const std::exception &) {
     return std::nullopt;
   }
