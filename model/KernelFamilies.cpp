@@ -11,9 +11,10 @@ KernelFamilies KernelFamilies::load(const std::string &path) {
   yaml::requireKeys(path, root, {"version", "families"});
   KernelFamilies out;
   for (const auto &f : root["families"]) {
-    yaml::requireKeys(path, f, {"name", "feature", "kernels"});
+    yaml::requireKeys(path, f, {"name", "feature", "kernels", "native"});
     KernelFamily family{yaml::str(path, f["name"], "name"), "", yaml::str(path, f["kernels"], "kernels")};
     if (f["feature"] && !f["feature"].IsNull()) family.feature = yaml::str(path, f["feature"], "feature");
+    if (f["native"]) family.native = yaml::str(path, f["native"], "native") == "true";
     out.families_.push_back(std::move(family));
   }
   if (out.families_.empty()) throw inputError(path + ": no kernel families", "list them under 'families:'");

@@ -13,6 +13,7 @@ struct KernelFamily {
   std::string name;    ///< tcgen05
   std::string feature; ///< the arch-table feature it needs ("" = none)
   std::string kernels; ///< its probe folder under kernels/
+  bool native = false; ///< the GPU's own FP4 tensor-core path (the others dequantize NVFP4)
 };
 
 class KernelFamilies {

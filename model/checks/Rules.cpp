@@ -26,6 +26,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     std::vector<std::unique_ptr<Rule>> r;
     r.push_back(makeAllowlistNotEnforced());
     r.push_back(makeArchSpecificOnlyBuild());
+    r.push_back(makeAutoPicksFallback());
     r.push_back(makeCmakeArchDrop());
     r.push_back(makeDispatchAllowsUnbuilt());
     r.push_back(makeExactArchEquality());
