@@ -34,6 +34,9 @@ struct EntryCoverage {
 struct LowerLayers {
   /// entry ("torch.ops.NS.OP") -> GPU -> coverage
   std::map<std::string, std::map<ComputeCapability, EntryCoverage>> entries;
+  /// backend -> GPU -> whether its pool of prebuilt cubins (profile
+  /// backend.cubins, found installed) has one for the GPU (layer binary)
+  std::map<std::string, std::map<ComputeCapability, EntryCoverage>> cubinPools;
   bool read = false; ///< whether the lower layers were read at all
 };
 

@@ -161,7 +161,7 @@ public:
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           readsHardware(g) && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
-    if (!lowerLayersLack(b, t, e, d)) isaLacks(b, t, d);
+    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, d)) isaLacks(b, t, d);
     dedupe(d.evidence);
     return d;
   }
@@ -326,6 +326,24 @@ private:
     }
     if (!linked) d.evidence.push_back({"", 0, 0, "model", "", kLowerLayersNote});
     return false;
+  }
+
+  /// The backend's installed pool of prebuilt cubins (profile
+  /// backend.cubins): none named for a target that runs on the GPU is a crash
+  /// at the cubin lookup (TRT-LLM-gen's sm_100f pool on an sm_120).
+  bool cubinsLack(const std::string &b, ComputeCapability t, Decision &d) const {
+    if (!lower_) return false;
+    auto it = lower_->cubinPools.find(b);
+    if (it == lower_->cubinPools.end()) return false;
+    auto jt = it->second.find(t);
+    if (jt == it->second.end()) return false;
+    const EntryCoverage &c = jt->second;
+    for (const auto &ev : c.chain) d.evidence.push_back(ev);
+    if (c.built != Tri::False) return false;
+    d.verdict = Verdict::CrashRisk;
+    d.lacking = "binary";
+    d.reason = c.why;
+    return true;
   }
 
   /// The backend's kernel families (profile) against the arch table: where

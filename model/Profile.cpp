@@ -49,7 +49,7 @@ Profile Profile::load(const std::string &path) {
       p.detectFiles = yaml::strList(path, d["files"], "files");
     }
     if (auto b = root["backend"]) {
-      yaml::requireKeys(path, b, {"enums", "selectors", "quant_flags", "rows", "families"});
+      yaml::requireKeys(path, b, {"enums", "selectors", "quant_flags", "rows", "families", "cubins"});
       for (auto &s : yaml::strList(path, b["enums"], "enums")) p.backendEnums.insert(s);
       for (auto &s : yaml::strList(path, b["selectors"], "selectors")) p.selectors.insert(s);
       for (auto &s : yaml::strList(path, b["quant_flags"], "quant_flags")) p.quantFlags.insert(s);
@@ -60,6 +60,13 @@ Profile Profile::load(const std::string &path) {
           p.families[yaml::str(path, kv.first, "backend")] =
               kv.second.IsSequence() ? yaml::strList(path, kv.second, "families")
                                      : std::vector<std::string>{yaml::str(path, kv.second, "families")};
+      }
+      if (auto c = b["cubins"]) {
+        if (!c.IsMap()) throw inputError(yaml::where(path, c) + ": 'cubins' must map backends to cubin folders");
+        for (const auto &kv : c)
+          p.cubins[yaml::str(path, kv.first, "backend")] =
+              kv.second.IsSequence() ? yaml::strList(path, kv.second, "cubins")
+                                     : std::vector<std::string>{yaml::str(path, kv.second, "cubins")};
       }
     }
     for (const auto &q : root["quants"]) p.quants.push_back(parseQuant(path, q));

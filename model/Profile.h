@@ -49,6 +49,9 @@ struct Profile {
   /// backend -> the NVFP4 MoE kernel families it runs (data/kernel-families.yaml):
   /// what its kernels need from the ISA, and which probe validates it.
   std::map<std::string, std::vector<std::string>> families;
+  /// backend -> folders (globs relative to a tree) of the prebuilt cubins it
+  /// loads by name at run time (TRT-LLM-gen's batched_gemm-* pool).
+  std::map<std::string, std::vector<std::string>> cubins;
   std::vector<QuantProfile> quants;
   std::vector<DependencyPin> pins;
   /// "Class.attr" (or "Class.*") -> its run-time value when code cannot say:

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tool/Audit.h"
 
+#include "matchers/binary/CubinPools.h"
 #include "matchers/binary/ShippedBinaries.h"
 #include "matchers/python/PythonExtractor.h"
 #include "model/ArchTable.h"
@@ -206,6 +207,27 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
 
 /// Lower-layer evidence named the way the Python facts name files: relative
 /// to the engine tree, or to a dependency tree behind its folder name.
+/// Each backend's installed cubin pools, per GPU: a kernel when some cubin
+/// is named for a target that runs there.
+static void addCubinPools(LowerLayers &lower, const std::vector<binary::CubinPool> &pools,
+                          const std::vector<ComputeCapability> &gpus) {
+  for (const auto &p : pools) {
+    auto &byGpu = lower.cubinPools[p.backend];
+    for (auto gpu : gpus) {
+      EntryCoverage &c = byGpu[gpu];
+      bool runs = p.runsOn(gpu);
+      if (c.built == Tri::True) continue; // another pool of the backend has one
+      c.built = runs ? Tri::True : p.unnamed ? Tri::Unknown : Tri::False;
+      c.layer = "binary";
+      c.why = runs ? "prebuilt cubins for it in " + p.pattern
+                   : "none of the " + std::to_string(p.cubins) + " prebuilt cubins of " + p.pattern + " (" +
+                         p.targetsText() + ") loads on " + gpu.name();
+      c.chain = {{p.dirs.front(), 0, 0, "binary", p.pattern, (runs ? "cubins load on " : "no cubin loads on ") +
+                                                                gpu.name() + ": " + p.targetsText()}};
+    }
+  }
+}
+
 static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> &roots) {
   // The linker names files from the canonical roots; evidence may also
   // carry a root as given.
@@ -226,11 +248,12 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
       return;
     }
   };
-  for (auto &[entry, byGpu] : lower.entries)
-    for (auto &[gpu, c] : byGpu) {
-      for (auto &e : c.chain) rename(e);
-      rename(c.refusal);
-    }
+  for (auto *layer : {&lower.entries, &lower.cubinPools})
+    for (auto &[entry, byGpu] : *layer)
+      for (auto &[gpu, c] : byGpu) {
+        for (auto &e : c.chain) rename(e);
+        rename(c.refusal);
+      }
 }
 
 std::string dataDirOf(const Options &opts) { return opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir; }
@@ -258,6 +281,7 @@ AuditResult runAudit(const Options &opts) {
   for (const auto &other : detectedProfiles(dataDir, trees)) {
     for (const auto &[k, v] : other.attributes) profile.attributes.emplace(k, v);
     for (const auto &[k, v] : other.families) profile.families.emplace(k, v);
+    for (const auto &[k, v] : other.cubins) profile.cubins.emplace(k, v);
     for (const auto &m : other.archMacros)
       if (std::find(profile.archMacros.begin(), profile.archMacros.end(), m) == profile.archMacros.end())
         profile.archMacros.push_back(m);
@@ -350,6 +374,7 @@ AuditResult runAudit(const Options &opts) {
         return images;
       },
       [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
+  addCubinPools(lower, binary::readCubinPools(linkReq.roots, profile.cubins), req.targets);
   nameLikeTheTrees(lower, linkReq.roots);
   timer.lap("link", std::to_string(lower.entries.size()) + " compiled entries");
   result.matrix = buildMatrix(extracted.facts, req, &lower);

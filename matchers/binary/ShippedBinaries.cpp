@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/binary/ShippedBinaries.h"
 
+#include "matchers/binary/CubinPools.h"
+
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Parallel.h>
@@ -91,7 +93,10 @@ std::vector<BinaryImage> readShippedBinaries(const std::vector<std::string> &roo
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
          it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (!ec && it->is_regular_file(ec) && !it->is_symlink(ec) && isBinary(it->path()))
+      // Pools of prebuilt cubins named for their target (TRT-LLM-gen's
+      // thousands of `..._sm100f.cubin`) are read by name (CubinPools.h).
+      if (!ec && it->is_regular_file(ec) && !it->is_symlink(ec) && isBinary(it->path()) &&
+          !(it->path().extension() == ".cubin" && cubinTarget(it->path().filename().string())))
         files.push_back(it->path().string());
   }
   std::sort(files.begin(), files.end());

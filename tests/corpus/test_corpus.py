@@ -6,7 +6,10 @@ Needs ARCHSCOPE_CORPUS, a folder holding checkouts named
   vllm                      local-inference-lab/vllm @ 28be48f
   flashinfer-0.6.14         flashinfer-ai/flashinfer @ v0.6.14 (SGLang's pin)
   flashinfer-0.6.11.post2   flashinfer-ai/flashinfer @ v0.6.11.post2 (vLLM's pin)
-and, optionally, an installed engine:
+and, optionally, the TRT-LLM-gen cubin pool of vLLM's pin:
+  flashinfer-cubin-0.6.11.post2  flashinfer-cubin==0.6.11.post2 wheel, unzipped (its
+                            flashinfer_cubin/cubins/*/batched_gemm-* folder is enough)
+and an installed engine:
   site-packages             sglang==0.5.23 and flashinfer-python==0.7.2.post1 wheels,
                             unzipped into one folder (pip download --no-deps, unzip)
 Without it the test says SKIP and exits 77 (CTest reports it skipped).
@@ -137,6 +140,20 @@ def main():
         failures += check(name, doc, expected)
         if os.environ.get("ARCHSCOPE_CORPUS_LINT") == "1":
             failures += check_lint(name, lint(binary, root / engine, root / dep))
+    cubins = root / "flashinfer-cubin-0.6.11.post2"
+    if (cubins / "flashinfer_cubin").is_dir():
+        # The TRT-LLM-gen cubin pool vLLM's pin loads: 1516 sm_100f cubins, so
+        # 10.0 and 10.3 have them (the binary layer in the chain).
+        start = time.monotonic()
+        cmd = [binary, "audit", str(root / "vllm"), "--with", str(root / "flashinfer-0.6.11.post2"), "--with",
+               str(cubins), "--targets", TARGETS, "--format", "json", "-q"]
+        doc = json.loads(subprocess.run(cmd, capture_output=True, text=True, timeout=300).stdout)
+        print(f"vllm + flashinfer-cubin 0.6.11.post2: audited in {time.monotonic() - start:.2f} s")
+        for target in ("sm_100", "sm_103"):
+            cell = next(c for c in doc["cells"] if c["backend"] == "flashinfer_trtllm" and c["target"] == target)
+            ok = cell["verdict"] == "supported" and any(e.get("layer") == "binary" for e in cell["evidence"])
+            failures += not ok
+            print(f"  {'ok  ' if ok else 'FAIL'} vllm flashinfer_trtllm {target}: {cell['verdict']} with the cubin pool")
     installed = root / "site-packages"
     if (installed / "sglang").is_dir() and (installed / "flashinfer").is_dir():
         # The released packages: every judged cell must be decided.

@@ -15,6 +15,7 @@ namespace {
 
 std::string location(const Evidence &e) {
   if (e.path.empty()) return "archscope";
+  if (e.line <= 0) return e.path; // a folder or a whole file (a pool of prebuilt cubins)
   return e.path + ":" + std::to_string(e.line) + ":" + std::to_string(e.col > 0 ? e.col : 1);
 }
 

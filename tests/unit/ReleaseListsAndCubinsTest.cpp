@@ -1,0 +1,53 @@
+//===--- ReleaseListsAndCubinsTest.cpp - arch lists and cubin names read as written ---===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/binary/CubinPools.h"
+#include "matchers/build/ReleaseArchLists.h"
+
+#include <gtest/gtest.h>
+
+using namespace archscope;
+
+namespace {
+std::vector<std::string> names(const build::ReleaseArchList &l) {
+  std::vector<std::string> out;
+  for (const auto &t : l.targets) out.push_back(t.name());
+  return out;
+}
+} // namespace
+
+TEST(ReleaseArchLists, ReadsEveryAssignmentFormAndSeparator) {
+  auto lists = build::archListsIn("Dockerfile", "ARG torch_cuda_arch_list='7.5 8.0 12.0+PTX'\n"
+                                                "RUN export TORCH_CUDA_ARCH_LIST=\"9.0a;10.0a\" && make\n"
+                                                "    FLASHINFER_CUDA_ARCH_LIST: 10.0f,12.0f\n");
+  ASSERT_EQ(lists.size(), 3u);
+  EXPECT_EQ(lists[0].line, 1);
+  EXPECT_EQ(names(lists[0]), (std::vector<std::string>{"sm_75", "sm_80", "sm_120", "compute_120"}));
+  EXPECT_EQ(lists[1].line, 2);
+  EXPECT_EQ(lists[1].variable, "TORCH_CUDA_ARCH_LIST");
+  EXPECT_EQ(names(lists[1]), (std::vector<std::string>{"sm_90a", "sm_100a"}));
+  EXPECT_EQ(names(lists[2]), (std::vector<std::string>{"sm_100f", "sm_120f"}));
+}
+
+TEST(ReleaseArchLists, ReadsDefaultsAndSkipsReferencesAndOtherValues) {
+  auto lists = build::archListsIn("build.sh", "TORCH_CUDA_ARCH_LIST=\"${TORCH_CUDA_ARCH_LIST:-12.0a}\"\n"
+                                              "export TORCH_CUDA_ARCH_LIST=\"${ARCHS}\"\n"
+                                              "CUDA_ARCH_LIST=native\n"
+                                              "TORCH_CUDA_ARCH_LIST=\"Ampere Hopper\"\n");
+  ASSERT_EQ(lists.size(), 1u);
+  EXPECT_EQ(lists[0].value, "12.0a");
+  EXPECT_EQ(names(lists[0]), (std::vector<std::string>{"sm_120a"}));
+}
+
+TEST(CubinPools, TargetsComeFromTheFileName) {
+  EXPECT_EQ(binary::cubinTarget("Bmm_E2m1E2m1_Fp32_t128x128x256_s6_dynB_sm100f.cubin")->name(), "sm_100f");
+  EXPECT_EQ(binary::cubinTarget("FmhaSm103aKernel_sm103a.cubin")->name(), "sm_103a");
+  EXPECT_EQ(binary::cubinTarget("kernel.sm_120.cubin")->name(), "sm_120");
+  EXPECT_FALSE(binary::cubinTarget("kernel.cubin").has_value());
+  EXPECT_FALSE(binary::cubinTarget("Bmm_sm100f.ptx").has_value());
+  binary::CubinPool pool;
+  pool.byTarget = {{"sm_100f", 1516}};
+  EXPECT_TRUE(pool.runsOn({10, 3}));  // f: the same major at or above the minor
+  EXPECT_FALSE(pool.runsOn({11, 0}));
+  EXPECT_FALSE(pool.runsOn({12, 0}));
+  EXPECT_EQ(pool.targetsText(), "1516 sm_100f");
+}
