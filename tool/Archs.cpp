@@ -86,6 +86,7 @@ int runArchs(const Options &opts, std::ostream &out) {
   for (const auto &g : report.gencodeLists)
     out << "  " << std::left << std::setw(6) << g.line << std::setw(28) << g.variable << " -gencode "
         << join(g.targets, ",") << "\n";
+  if (!report.defines.empty()) out << "  definitions for its CUDA sources: " << join(report.defines, " ") << "\n";
   for (const auto &e : report.errors) out << "  note: " << e << "\n";
   out << "DROPS = GPUs of the build that the requested archs run on but no resulting arch does\n";
   return ExitClean;

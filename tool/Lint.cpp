@@ -92,6 +92,38 @@ std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::Gu
   return out;
 }
 
+/// The guard passes of `files`, each with the definitions of the CMake build
+/// whose folder holds it (vLLM's ENABLE_NVFP4_SM120=1 where it found the
+/// archs), in one batch per set of definitions.
+std::vector<cuda::GuardReport> guardPassesWithBuildDefines(const std::vector<std::string> &files,
+                                                           const std::vector<build::ArchSetReport> &archSets,
+                                                           const std::vector<std::string> &archMacros, bool useCache,
+                                                           bool progress, std::vector<std::string> &warnings) {
+  std::map<std::vector<std::string>, std::vector<size_t>> byDefines;
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::error_code ec;
+    std::string file = fs::weakly_canonical(files[i], ec).string();
+    std::vector<std::string> defines;
+    for (const auto &r : archSets) {
+      std::string root = fs::weakly_canonical(fs::path(r.cmakeLists).parent_path(), ec).string() + "/";
+      if (file.rfind(root, 0) == 0)
+        for (const auto &d : r.defines) defines.push_back("-D" + d);
+    }
+    byDefines[defines].push_back(i);
+  }
+  std::vector<cuda::GuardReport> out(files.size());
+  for (const auto &[defines, indices] : byDefines) {
+    std::vector<std::string> group;
+    for (size_t i : indices) group.push_back(files[i]);
+    cuda::GuardPassOptions extra;
+    extra.extraArgs = defines;
+    extra.archMacros = archMacros;
+    auto reports = guardReports(group, guardTargets({}), useCache, progress, &warnings, extra);
+    for (size_t k = 0; k < reports.size() && k < indices.size(); ++k) out[indices[k]] = std::move(reports[k]);
+  }
+  return out;
+}
+
 std::string plural(size_t n, const std::string &word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -126,12 +158,10 @@ RawLint collectFindings(const Options &opts) {
 
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
   auto files = filesTheRulesRead(cudaSourcesUnder(audit.roots));
-  cuda::GuardPassOptions extra;
-  extra.archMacros = audit.archMacros;
-  auto guards = guardReports(files, guardTargets({}), !opts.noCache, progress, &raw.warnings, extra);
+  auto archSets = cmakeArchSets(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
+  auto guards = guardPassesWithBuildDefines(files, archSets, audit.archMacros, !opts.noCache, progress, raw.warnings);
   for (const auto &g : guards)
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
-  auto archSets = cmakeArchSets(audit.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, raw.warnings);
   auto runtime = runtimeChecksOf(guards, !opts.noCache, raw.warnings);
   auto releaseLists = build::readReleaseArchLists(audit.roots);
 

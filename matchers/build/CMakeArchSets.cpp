@@ -123,6 +123,29 @@ std::string keywordArg(const std::vector<std::string> &args, const char *key) {
   return "";
 }
 
+/// `-DNAME=1` entries of a flag list, and the bare definitions of a
+/// target_compile_definitions argument list (`_C PRIVATE NAME=1`).
+void addDefines(const std::string &text, std::vector<std::string> &out) {
+  static const std::regex flag(R"((?:^|[\s;])-D([A-Za-z_]\w*(?:=[^\s;]*)?))");
+  static const std::regex bare(R"(^[A-Za-z_]\w*(=[^\s;]*)?$)");
+  static const std::set<std::string> keywords = {"PRIVATE", "PUBLIC", "INTERFACE"};
+  auto add = [&](const std::string &d) {
+    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  };
+  bool any = false;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), flag); it != std::sregex_iterator(); ++it)
+    add((*it)[1]), any = true;
+  if (any) return;
+  std::stringstream words(std::regex_replace(text, std::regex(";"), " "));
+  std::string word;
+  bool first = true, afterKeyword = false;
+  while (words >> word) {
+    if (first) { first = false; continue; } // the target
+    if (keywords.count(word)) { afterKeyword = true; continue; }
+    if (afterKeyword && std::regex_match(word, bare)) add(word);
+  }
+}
+
 /// The `code=` targets of -gencode flags: sm_100a, compute_120 ...
 std::vector<std::string> gencodeTargets(const std::string &flags) {
   static const std::regex code(R"(code=\[?((?:sm|compute)_\d+[af]?)(?:,((?:sm|compute)_\d+[af]?))?)");
@@ -217,6 +240,9 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
       if (!branch.empty()) branch.pop_back(), decided.pop_back(), versionChain.pop_back();
     } else if (c.name == "set" || c.name == "list") {
       script << c.name << "(" << c.args << ")\n";
+    } else if (c.name == "target_compile_definitions") {
+      // target, then PRIVATE/PUBLIC/INTERFACE and the definitions
+      script << "message(\"ARCHSCOPE_DEFINES|" << c.args << "\")\n";
     } else if (isSourceArchSetter(c.name)) {
       auto args = splitArgs(c.args);
       std::string srcs = keywordArg(args, "SRCS"), archs = keywordArg(args, "CUDA_ARCHS");
@@ -243,9 +269,12 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
       script << "message(\"ARCHSCOPE_OUT|" << c.line << "|${" << args[0] << "}\")\n";
     }
   }
-  // Every variable that ends up holding -gencode flags, as CMake built it.
+  // Every variable that ends up holding -gencode flags, and every *_FLAGS
+  // variable holding -D definitions, as CMake built them.
   script << "get_cmake_property(_archscope_vars VARIABLES)\nforeach(_v ${_archscope_vars})\n"
             "  if(\"${${_v}}\" MATCHES \"gencode\")\n    message(\"ARCHSCOPE_FLAGS|${_v}|${${_v}}\")\n  endif()\n"
+            "  if(_v MATCHES \"FLAGS$\" AND \"${${_v}}\" MATCHES \"-D\")\n"
+            "    message(\"ARCHSCOPE_DEFINES|${${_v}}\")\n  endif()\n"
             "endforeach()\n";
   // Run the engine's CMake logic.
   llvm::SmallString<128> scriptPath, outPath;
@@ -283,6 +312,10 @@ ArchSetReport evaluateArchSets(const std::string &root, const std::string &targe
   while (std::getline(lines, l)) {
     std::smatch m;
     static const std::regex flags(R"(ARCHSCOPE_FLAGS\|(\w+)\|(.*))");
+    if (l.rfind("ARCHSCOPE_DEFINES|", 0) == 0) {
+      addDefines(l.substr(18), report.defines);
+      continue;
+    }
     if (std::regex_search(l, m, flags)) {
       report.gencodeLists.push_back({m[1], lineNaming(listsText, m[1]), gencodeTargets(m[2])});
       continue;

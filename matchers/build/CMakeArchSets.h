@@ -51,6 +51,11 @@ struct ArchSetReport {
   std::vector<ArchSetCall> calls;
   std::vector<SourceArchs> sources; ///< per-source arch lists, in file order
   std::vector<GencodeList> gencodeLists;
+  /// Preprocessor definitions the build passes its CUDA sources, as CMake
+  /// evaluated them: `-D` entries of *_FLAGS variables (vLLM's
+  /// `list(APPEND VLLM_GPU_FLAGS "-DENABLE_NVFP4_SM120=1")` under the branch
+  /// that found FP4 archs) and `target_compile_definitions`; "NAME=1", "NAME".
+  std::vector<std::string> defines;
   std::vector<std::string> errors;
 };
 

@@ -337,6 +337,7 @@ struct ResolvedEntry {
   std::vector<std::string> specSources; ///< per def: the source as the builder names it
   std::string specNote;
   std::vector<std::string> extraArgs;
+  std::string definesFrom; ///< the CMakeLists.txt whose definitions extraArgs are
 };
 
 /// The file whose path ends with `suffix`: in the caller's tree first, then
@@ -461,12 +462,25 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   // and parsed once, all of them in parallel, however many entries it has.
   std::vector<ResolvedEntry> resolved;
   std::vector<std::string> defFiles;
+  // A CMake build's own definitions (ENABLE_NVFP4_SM120=1 where it found
+  // the archs) for the files under its folder; a JIT module's are its spec's.
+  auto addBuildDefines = [&](ResolvedEntry &r) {
+    for (const auto &set : archSets) {
+      std::string root = fs::weakly_canonical(fs::path(set.cmakeLists).parent_path()).string();
+      if (set.defines.empty() ||
+          !std::any_of(r.defFiles.begin(), r.defFiles.end(), [&](const std::string &f) { return under(f, root); }))
+        continue;
+      for (const auto &d : set.defines) r.extraArgs.push_back("-D" + d);
+      r.definesFrom = set.cmakeLists;
+    }
+  };
   for (const auto &entry : entries) {
     if (auto spec = specOf.find(entry); spec != specOf.end())
       resolved.push_back(resolveFromSpec(entry, spec->second->jitSources, spec->second->jitFlags, regs, files,
                                          callerRoot[entry], callerFile[entry]));
     else
       resolved.push_back(resolveEntry(entry, regs, images, files, req.roots, callerRoot[entry], callerFile[entry]));
+    if (resolved.back().extraArgs.empty()) addBuildDefines(resolved.back());
     for (const auto &f : resolved.back().defFiles)
       if (std::find(defFiles.begin(), defFiles.end(), f) == defFiles.end()) defFiles.push_back(f);
   }
@@ -541,6 +555,8 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
     }
     for (const auto &[f, line] : r.defs)
       if (!r.fromSpec) head.push_back({f->path, line, 1, "cpp", r.fn + "(...)", "defines " + r.fn});
+    if (!r.definesFrom.empty())
+      head.push_back({r.definesFrom, 0, 0, "build", flags, "the definitions this CMake build passes its CUDA sources"});
     for (auto gpu : req.gpus) {
       EntryCoverage c;
       if (r.defs.empty()) c.why = "no definition of " + r.fn + " in the trees";
