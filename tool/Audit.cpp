@@ -4,6 +4,7 @@
 
 #include "matchers/binary/CubinPools.h"
 #include "matchers/binary/ShippedBinaries.h"
+#include "matchers/cuda/ExtensionModules.h"
 #include "matchers/python/PythonExtractor.h"
 #include "model/ArchTable.h"
 #include "model/Errors.h"
@@ -187,7 +188,8 @@ void checkPins(const Profile &profile, const fs::path &engineRoot, std::vector<T
 
 /// A hash of everything the extraction reads: every file's path and text,
 /// the profile, the quant, and this archscope binary itself.
-std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &profile, const QuantProfile &quant) {
+std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &profile, const QuantProfile &quant,
+                          const std::set<std::string> &extensionModules) {
   std::vector<std::pair<const SourceTree *, const SourceFile *>> files;
   for (const auto &t : trees)
     for (const auto &f : t.files()) files.push_back({&t, &f});
@@ -199,14 +201,13 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
   std::string all = "archscope-facts-v1\0" + profile.id + '\0' + readSmall(profile.path) + '\0' + quant.name +
                     '\0' + binaryIdentity();
   for (const auto &t : trees) all += t.role() + t.root() + '\0';
+  for (const auto &m : extensionModules) all += "pybind " + m + '\0';
   for (uint64_t h : hashes) all.append(reinterpret_cast<const char *>(&h), sizeof h);
   return hashKey(all);
 }
 
 } // namespace
 
-/// Lower-layer evidence named the way the Python facts name files: relative
-/// to the engine tree, or to a dependency tree behind its folder name.
 /// Each backend's installed cubin pools, per GPU: a kernel when some cubin
 /// is named for a target that runs there.
 static void addCubinPools(LowerLayers &lower, const std::vector<binary::CubinPool> &pools,
@@ -228,6 +229,8 @@ static void addCubinPools(LowerLayers &lower, const std::vector<binary::CubinPoo
   }
 }
 
+/// Lower-layer evidence named the way the Python facts name files: relative
+/// to the engine tree, or to a dependency tree behind its folder name.
 static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> &roots) {
   // The linker names files from the canonical roots; evidence may also
   // carry a root as given.
@@ -312,7 +315,10 @@ AuditResult runAudit(const Options &opts) {
 
   PhaseTimer timer;
   std::string dir = opts.noCache ? "" : cacheDir();
-  std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant);
+  std::vector<std::string> roots{engineRoot.string()};
+  roots.insert(roots.end(), withPaths.begin(), withPaths.end());
+  std::set<std::string> extensionModules = cuda::pybindModuleNames(roots);
+  std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant, extensionModules);
   timer.lap("hash");
   py::ExtractResult extracted;
   std::string file = dir + "/" + key + ".facts";
@@ -323,7 +329,7 @@ AuditResult runAudit(const Options &opts) {
     result.fromCache = true;
   } else {
     py::ModuleIndex index(std::move(trees));
-    extracted = py::extractPython(index, profile, *quant);
+    extracted = py::extractPython(index, profile, *quant, extensionModules);
     if (!key.empty()) writeCacheFile(file, encodeFacts({extracted.facts, extracted.backends}));
   }
   if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/build/ReleaseArchLists.h"
 
+#include "matchers/source/SkippedFolders.h"
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -52,10 +54,10 @@ bool isScanned(const fs::path &p) {
          ext == ".yml" || ext == ".yaml" || ext == ".hcl" || ext == ".env";
 }
 
-bool isSkippedFolder(const std::string &name) {
-  if (name == ".github" || name == ".buildkite" || name == ".gitlab" || name == ".circleci") return false;
-  return name.starts_with(".") || name == "3rdparty" || name == "third_party" || name == "node_modules" ||
-         name == "build" || name == "site-packages";
+/// CI folders are hidden but hold the release arch lists.
+bool isScannedFolder(const std::string &name) {
+  if (name == ".github" || name == ".buildkite" || name == ".gitlab" || name == ".circleci") return true;
+  return !isSkippedFolder(name) && name != "site-packages";
 }
 
 } // namespace
@@ -89,7 +91,7 @@ std::vector<ReleaseArchList> readReleaseArchLists(const std::vector<std::string>
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       if (it->is_directory(ec)) {
-        if (isSkippedFolder(it->path().filename().string())) it.disable_recursion_pending();
+        if (!isScannedFolder(it->path().filename().string())) it.disable_recursion_pending();
         continue;
       }
       if (!it->is_regular_file(ec) || !isScanned(it->path()) || it->file_size(ec) > kMaxBytes) continue;

@@ -30,6 +30,9 @@ struct Vocabulary {
   /// "Class.attr" -> what it holds at run time when the code cannot say
   /// (a profile's `attributes`): "device_capability_list" is [(major, minor)].
   std::map<std::string, std::string> attributeValues;
+  /// Python modules the trees' C++ builds with pybind11 (PYBIND11_MODULE):
+  /// a call of MOD.FUNC is a compiled entry, `pybind:MOD.FUNC`.
+  std::set<std::string> extensionModules;
 };
 
 class FlowSink {

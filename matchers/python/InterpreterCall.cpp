@@ -17,6 +17,7 @@
 #include <functional>
 #include <regex>
 #include <set>
+#include <sstream>
 
 namespace archscope::py {
 namespace {
@@ -249,6 +250,18 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
   // tvm-ffi exports): linked by the exported name.
   static const std::regex jit(R"(^(\w+_module)\([^()]*\)\.(\w+)$)");
   std::smatch m;
+  // MOD.FUNC(...) of a pybind11 module the trees build (`import fp4_ext`,
+  // `from pkg import fp4_ext`): the dotted name's component that is a module.
+  if (!vocab_.extensionModules.empty() && callee.is(Value::Kind::External)) {
+    std::vector<std::string> parts;
+    std::stringstream dotted(callee.text);
+    for (std::string p; std::getline(dotted, p, '.');) parts.push_back(p);
+    for (size_t i = 0; i + 1 < parts.size(); ++i)
+      if (vocab_.extensionModules.count(parts[i])) {
+        f.sink->kernelCalled(f.reach, "pybind:" + parts[i] + "." + parts[i + 1], *f.mod, call);
+        return;
+      }
+  }
   if (std::regex_search(callee.text, m, op) && m[2] != "default")
     f.sink->kernelCalled(f.reach, "torch.ops." + m[1].str() + "." + m[2].str(), *f.mod, call);
   else if (std::regex_match(callee.text, m, jit))

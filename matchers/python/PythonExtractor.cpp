@@ -564,9 +564,10 @@ void prefetchDispatchCode(ModuleIndex &index, const QuantProfile &quant) {
 
 } // namespace
 
-ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant) {
+ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant,
+                            const std::set<std::string> &extensionModules) {
   ExtractResult r;
-  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums, profile.attributes};
+  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums, profile.attributes, extensionModules};
   Interpreter in(index, vocab);
   PhaseTimer timer;
   readAllFiles(index);

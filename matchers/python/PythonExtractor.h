@@ -5,6 +5,7 @@
 #include "model/Facts.h"
 #include "model/Profile.h"
 
+#include <set>
 #include <string>
 
 namespace archscope::py {
@@ -16,7 +17,9 @@ struct ExtractResult {
 };
 
 /// Reads the Python layer of the engine (index tree 0) and its dependencies
-/// for one quant format of the profile.
-ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant);
+/// for one quant format of the profile. `extensionModules`: the pybind11
+/// modules the trees' C++ defines (their calls are compiled entries).
+ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant,
+                            const std::set<std::string> &extensionModules = {});
 
 } // namespace archscope::py

@@ -4,6 +4,7 @@
 
 #include "matchers/cuda/KernelLaunches.h"
 #include "matchers/cuda/RuntimeChecks.h"
+#include "matchers/source/SkippedFolders.h"
 #include "model/PhaseTimer.h"
 
 #include <algorithm>
@@ -32,13 +33,6 @@ bool isCppSource(const fs::path &p) {
   return exts.count(p.extension().string()) > 0;
 }
 
-/// Folders of vendored libraries (an installed FlashInfer ships CUTLASS and
-/// CCCL beside its sources): no engine entry is defined there.
-bool isVendoredFolder(const std::string &name) {
-  return name.starts_with(".") || name == "3rdparty" || name == "third_party" || name == "build" ||
-         name == "node_modules" || name == "cutlass" || name == "cccl";
-}
-
 /// The C++/CUDA sources of the trees, skipping vendored and hidden folders.
 /// Paths start with the canonical root, so `under` is a prefix test.
 std::vector<SourceFile> readSources(const std::vector<std::string> &roots) {
@@ -50,7 +44,7 @@ std::vector<SourceFile> readSources(const std::vector<std::string> &roots) {
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       std::string name = it->path().filename().string();
-      if (it->is_directory(ec) && isVendoredFolder(name)) {
+      if (it->is_directory(ec) && isSkippedFolder(name)) {
         it.disable_recursion_pending();
         continue;
       }
@@ -391,7 +385,8 @@ ResolvedEntry resolveFromSpec(const std::string &entry, const std::vector<std::s
   return r;
 }
 
-/// torch.ops.NS.OP, or jit:GETTER.FUNC (a JIT module's export: tvm-ffi
+/// torch.ops.NS.OP, pybind:MODULE.FUNC (PYBIND11_MODULE(MODULE, m)
+/// m.def("FUNC", &fn)), or jit:GETTER.FUNC (a JIT module's export: tvm-ffi
 /// registrations have no namespace, so any registration of FUNC matches).
 ResolvedEntry resolveEntry(const std::string &entry, const std::vector<cuda::OpRegistration> &regs,
                            const std::vector<binary::BinaryImage> &images, const std::vector<SourceFile> &files,
@@ -400,9 +395,10 @@ ResolvedEntry resolveEntry(const std::string &entry, const std::vector<cuda::OpR
   ResolvedEntry r;
   r.entry = entry;
   auto dot = entry.rfind('.');
-  bool jitModule = entry.rfind("jit:", 0) == 0;
+  bool jitModule = entry.rfind("jit:", 0) == 0, pybind = entry.rfind("pybind:", 0) == 0;
   r.op = entry.substr(dot + 1);
-  std::string ns = jitModule ? "" : entry.substr(10, dot - 10);
+  // torch.ops.NS.OP, pybind:MODULE.FUNC, jit:MODULE.FUNC (no namespace)
+  std::string ns = jitModule ? "" : pybind ? entry.substr(7, dot - 7) : entry.substr(10, dot - 10);
   int tied = 0;
   r.reg = registrationOf(regs, ns, r.op, callerRoot, callerFile, tied);
   r.img = jitModule ? nullptr : imageOf(images, ns); // JIT: built on the user's machine
