@@ -11,10 +11,22 @@ file that `archscope validate --merge FILE` reads on any machine.
     python3 validation/launch_probes.py -o h200.json [--families w4a16,reference]
                                         [--tokens 1,8,32,256,4096] [--quick]
 
+Build target per family: the GPU's arch-specific target (sm_XXa, written
+-gencode=arch=compute_XXa,code=sm_XXa) where the family needs it
+(mma-blockscale, tcgen05) or has a faster path for it (w4a16 on CC 9.0: the
+wgmma kernels exist only in sm_90a code; a plain sm_90 build runs its
+mma.sync fallback); otherwise -arch=sm_XX. A probe already in --build-dir
+that was built by the same command from the same sources (a .stamp file
+beside it holds both) is reused, so a machine with little time can carry a
+build made elsewhere; --rebuild ignores it. The results keep `target` = the
+GPU's target (what archscope validate matches); `build_target`, `config`
+(the tile configuration the launcher ran, w4a16) and `detail` say what ran.
+
 Exit 0: every launch matched; 1: a launch was wrong; 77: SKIP (no GPU, or no
 family runs on it); 2: usage or build error.
 """
 import argparse
+import hashlib
 import json
 import pathlib
 import platform
@@ -25,6 +37,9 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAMILIES = {"reference": "reference", "w4a16": "w4a16", "mma-blockscale": "mma_blockscale", "tcgen05": "tcgen05"}
 ARCH_SPECIFIC = {"mma-blockscale", "tcgen05"}  # their instructions need an sm_XXa build
+# Families with a faster path in the arch-specific code of some GPUs (compute capability x 10):
+# w4a16's wgmma kernels (sm_90a) run only from an sm_90a build.
+ARCH_SPECIFIC_BENEFITS = {"w4a16": {90}}
 SHAPES = [(7168, 2048, 256, 8), (4096, 1536, 128, 8)]  # (H, I, E, top-k): DeepSeek-like and a smaller MoE
 QUICK_SHAPES = [(1024, 512, 16, 4)]
 
@@ -47,15 +62,48 @@ def toolkit(nvcc):
     return out.split("release ")[1].split(",")[0] if "release " in out else "unknown"
 
 
-def build(nvcc, family, sm, outdir):
-    arch = f"sm_{sm}" + ("a" if family in ARCH_SPECIFIC else "")
+def build_target(family, sm):
+    """The target a family is built for on a GPU of compute capability sm / 10."""
+    specific = family in ARCH_SPECIFIC or sm in ARCH_SPECIFIC_BENEFITS.get(family, set())
+    return f"sm_{sm}a" if specific else f"sm_{sm}"
+
+
+def sources_digest():
+    """sha256 over every file the probes compile from (kernels/**), names and contents."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "kernels").rglob("*")):
+        if path.is_file() and path.suffix in (".cu", ".cuh", ".h", ".cpp"):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def stamp_key(cmd):
+    """What a reusable probe must have been built from: the nvcc command (compiler and output by
+    name, sources relative to the repository) and the sources' digest."""
+    last = len(cmd) - 1
+    words = [pathlib.Path(c).name if i in (0, last) else c.replace(str(ROOT), ".") for i, c in enumerate(cmd)]
+    return json.dumps({"command": words, "sources": sources_digest()})
+
+
+def build(nvcc, family, sm, outdir, rebuild=False):
+    """Returns (executable, build target, how: 'built' / 'reused', error)."""
+    arch = build_target(family, sm)
+    # The arch-specific target as -gencode: the -arch=sm_XXa shorthand also runs a plain
+    # sm_XX pass on some nvcc versions, which rejects the arch-specific instructions.
+    target = f"-gencode=arch=compute_{arch[3:]},code={arch}" if arch.endswith("a") else f"-arch={arch}"
     exe = outdir / f"probe_{FAMILIES[family]}_{arch}"
-    cmd = [nvcc, "-O3", "-std=c++17", f"-arch={arch}", f"-DARCHSCOPE_FAMILY={FAMILIES[family]}",
+    cmd = [nvcc, "-O3", "-std=c++17", target, f"-DARCHSCOPE_FAMILY={FAMILIES[family]}",
            str(ROOT / "kernels/probe/main.cu"), str(ROOT / "kernels/common/moe_problem.cpp"), "-o", str(exe)]
+    stamp = exe.with_suffix(".stamp")
+    key = stamp_key(cmd)
+    if not rebuild and exe.exists() and stamp.exists() and stamp.read_text() == key:
+        return exe, arch, "reused", ""
+    stamp.unlink(missing_ok=True)
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
-        return None, f"nvcc failed for {family} on {arch}: {run.stderr[-600:]}"
-    return exe, ""
+        return None, arch, "", f"nvcc failed for {family} on {arch}: {run.stderr[-600:]}"
+    stamp.write_text(key)
+    return exe, arch, "built", ""
 
 
 def launch(exe, shape, tokens):
@@ -67,15 +115,17 @@ def launch(exe, shape, tokens):
     return run.returncode, lines, run.stderr
 
 
-def record(family, sm, line, info, tk):
+def record(family, sm, line, info, tk, arch):
     s = line.get("shape", {})
+    config = line.get("config")
+    ran = f"; tile configuration {config}" if config else ""
     return {"kind": "launch", "family": family, "target": f"sm_{sm}",
             "verdict": "launched-ok" if line.get("pass") else "launched-wrong",
             "shape": f"T={s.get('tokens')} H={s.get('hidden')} I={s.get('inter')} E={s.get('experts')} k={s.get('topk')}",
             "device": line.get("device", info["name"]), "driver": info["driver"], "toolkit": tk,
             "machine": platform.node(), "max_rel_err": line.get("max_rel_err"),  # null: not finite
-            "bound": line.get("bound"), "ms": line.get("ms"),
-            "detail": f"checked {line.get('checked_tokens')} tokens against the fp64 reference"}
+            "bound": line.get("bound"), "ms": line.get("ms"), "build_target": arch, "config": config,
+            "detail": f"built for {arch}{ran}; checked {line.get('checked_tokens')} tokens against the fp64 reference"}
 
 
 def main():
@@ -85,6 +135,7 @@ def main():
     ap.add_argument("--tokens", default="1,8,32,256,4096")
     ap.add_argument("--quick", action="store_true", help="one small shape (a smoke test)")
     ap.add_argument("--build-dir", default=str(ROOT / "build" / "probes"))
+    ap.add_argument("--rebuild", action="store_true", help="build even where a matching probe is in --build-dir")
     args = ap.parse_args()
     families = [f for f in args.families.split(",") if f]
     unknown = [f for f in families if f not in FAMILIES]
@@ -103,12 +154,13 @@ def main():
     tokens = [int(t) for t in args.tokens.split(",")]
     results, wrong, ran = [], False, False
     for family in families:
-        exe, error = build(nvcc, family, info["sm"], outdir)
+        exe, arch, how, error = build(nvcc, family, info["sm"], outdir, args.rebuild)
         if exe is None:
             print(f"{family}: not built: {error}", file=sys.stderr)
             if family not in ARCH_SPECIFIC:
                 return 2
             continue  # the GPU lacks the instructions: ptxas refused the a-target build
+        print(f"{family}: {how} {exe.name} for {arch} on {info['name']} (sm_{info['sm']})", flush=True)
         for shape in (QUICK_SHAPES if args.quick else SHAPES):
             rc, lines, err = launch(exe, shape, tokens)
             if rc == 77:
@@ -119,10 +171,11 @@ def main():
                 return 2
             ran = True
             for line in lines:
-                results.append(record(family, info["sm"], line, info, tk))
+                results.append(record(family, info["sm"], line, info, tk, arch))
                 wrong = wrong or not line.get("pass")
-                print(f"{family:15} {results[-1]['shape']:34} err {line.get('max_rel_err')} "
-                      f"bound {line.get('bound')} {'PASS' if line.get('pass') else 'FAIL'} {line.get('ms'):.4f} ms")
+                print(f"{family:15} {results[-1]['shape']:34} {line.get('config') or '-':12} err {line.get('max_rel_err')} "
+                      f"bound {line.get('bound')} {'PASS' if line.get('pass') else 'FAIL'} {line.get('ms'):.4f} ms",
+                      flush=True)
     pathlib.Path(args.output).write_text(json.dumps({"archscope_results": 1, "results": results}, indent=2) + "\n")
     if not ran:
         print("SKIP: no kernel family runs on this GPU", file=sys.stderr)

@@ -10,12 +10,16 @@ Run from the repository root on a machine with an NVIDIA GPU, nvcc and PyTorch:
 2. Measures, in this same run, the device-to-device copy bandwidth (torch copy of a
    4 GiB buffer, counting bytes read plus written) and the dense bf16 matmul rate
    (torch, 8192^3, random data), each the median of 10 timed repeats after warm-up.
-3. Checks correctness on small odd shapes (every w4a16 tile configuration forced).
+3. Checks correctness on small odd shapes (one process per shape: the default and every
+   w4a16 tile configuration forced, each on fresh inputs of that shape's one seed).
 4. Runs both benchmark shapes x T in {1, 8, 32, 256, 4096} (one probe process per
    family and shape: the weights are generated once and the T values are prefixes)
    and prints the table. Weight bandwidth counts only the routed experts' bytes
    (e2m1 + ue4m3); TFLOP/s counts 2 * T * k * 3 * H * I.
-5. --tune times forced configurations; --ncu profiles the two GEMMs of one launch.
+5. --tune times forced configurations (a configuration name: in the same process as
+   step 4, on the same weights, 20 launches, 64 checked tokens; NAME=VALUE: an
+   environment variable, a process of its own, 8 checked tokens); --ncu profiles the
+   two GEMMs of one launch.
 Raw JSON lines and logs go to --out (default $OUT or ./bench-out).
 """
 import argparse
@@ -31,7 +35,7 @@ SHAPES = {"deepseek": dict(hidden=7168, inter=2048, experts=256, topk=8),
 TOKENS = [1, 8, 32, 256, 4096]
 ITERS = {"reference": 2, "w4a16": 20}
 W4A16_CONFIGS = ["decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta", "wgmma-ws", "wgmma-medium",
-                 "wgmma-small"]
+                 "wgmma-small", "wgmma-160"]
 SMALL_CASES = [  # (tokens, hidden, inter, experts, topk): odd sizes, ragged tiles
     (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6),
     # many pairs per expert: several wgmma tiles per expert (N up to 256), H % 128 == 64
@@ -59,12 +63,16 @@ def build(family, arch, out_dir, prebuilt=""):
     return binary
 
 
-def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None, timeout=180):
+def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None, timeout=180, also=()):
+    """One probe process: the sweep with the default configuration, plus `also` = [(config, [T, ...])]
+    forced w4a16 configurations on the same weights (the probe's --also)."""
     cmd = [binary, "--hidden", str(shape["hidden"]), "--inter", str(shape["inter"]),
            "--experts", str(shape["experts"]), "--topk", str(shape["topk"]),
            "--sweep", ",".join(map(str, sweep)), "--check-tokens", str(check_tokens)]
     if iters:
         cmd += ["--iters", str(iters)]
+    for config, at in also:
+        cmd += ["--also", f"{config}:{','.join(map(str, at))}"]
     env = dict(os.environ, **(env_extra or {}))
     started = time.time()
     try:
@@ -149,20 +157,23 @@ def measure_ceilings():
 
 
 def check_small(binaries, log):
+    """Each small case in one process: the default configuration, then (w4a16) every one forced."""
     failures = []
     for family, binary in binaries.items():
-        configs = W4A16_CONFIGS if family == "w4a16" else [None]
-        for config in configs:
-            env = {"ARCHSCOPE_W4A16_CONFIG": config} if config else None
-            for t, h, i, e, k in SMALL_CASES:
-                rc, rows = run_probe(binary, dict(hidden=h, inter=i, experts=e, topk=k), [t], 0, env, log=log,
-                                     timeout=60)
-                ok = rc == 0 and rows and rows[-1].get("pass")
-                err = rows[-1].get("max_rel_err") if rows else None
-                print(f"check {family:9s} {config or '-':7s} T={t:4d} H={h} I={i} E={e} k={k}: "
+        configs = W4A16_CONFIGS if family == "w4a16" else []
+        for t, h, i, e, k in SMALL_CASES:
+            rc, rows = run_probe(binary, dict(hidden=h, inter=i, experts=e, topk=k), [t], 0, log=log,
+                                 timeout=120, also=[(c, [t]) for c in configs])
+            expected = ["default"] + configs
+            for n, name in enumerate(expected):
+                row = rows[n] if n < len(rows) else None
+                ok = bool(row and row.get("pass")) and (rc == 0 or rc == 1)
+                err = row.get("max_rel_err") if row else None
+                ran = row.get("config", "-") if row else "-"
+                print(f"check {family:9s} {name:12s} ({ran:12s}) T={t:4d} H={h} I={i} E={e} k={k}: "
                       f"{'PASS' if ok else 'FAIL'} rc={rc} err={err}", flush=True)
                 if not ok:
-                    failures.append((family, config, t, h, i, e, k))
+                    failures.append((family, name, t, h, i, e, k))
     return failures
 
 
@@ -171,7 +182,8 @@ def table_row(row, shape, ceilings):
     ms = row["ms"]
     gbps = row["routed_weight_bytes"] / ms / 1e6
     tflops = 2 * s["tokens"] * s["topk"] * 3 * s["hidden"] * s["inter"] / ms / 1e9
-    return (f"{row['family']:9s} {shape:24s} {s['tokens']:5d} {row['max_rel_err'] or float('nan'):10.2e} "
+    return (f"{row['family']:9s} {shape:24s} {row.get('config', '-'):12s} {s['tokens']:5d} "
+            f"{row['max_rel_err'] or float('nan'):10.2e} "
             f"{'PASS' if row['pass'] else 'FAIL':4s} {ms:9.4f} {row['routed_weight_bytes'] / 1e6:9.1f} "
             f"{gbps:8.0f} {100 * gbps / ceilings['copy_gbps']:6.1f}% {tflops:8.1f} "
             f"{100 * tflops / ceilings['bf16_tflops']:6.1f}%")
@@ -200,26 +212,40 @@ def main():
     log = open(os.path.join(args.out, "probe-log.txt"), "w")
     failures = check_small(binaries, log)
 
+    # --tune: a configuration name runs in the main sweep's process (--also: same weights, same
+    # checks); 'NAME=VALUE' sets that environment variable in a process of its own (A/B runs).
+    tunes = [spec.split(":") for spec in filter(None, args.tune.split(";"))]
+    also = [(config, [int(t) for t in sweep.split(",")]) for config, sweep in tunes if "=" not in config]
     results = []
     for family in ([] if args.skip_main else families):
         for name, shape in SHAPES.items():
-            rc, rows = run_probe(binaries[family], shape, TOKENS, ITERS[family], log=log)
-            results += [(name, row) for row in rows]
+            extra = also if family == "w4a16" else []
+            sweep = sorted(set(TOKENS) | {t for _, at in extra for t in at}, reverse=True)
+            rc, rows = run_probe(binaries[family], shape, sweep, ITERS[family], log=log, also=extra, timeout=600)
+            # the probe prints, per T, the default run first, then the --also runs in order
+            by_t = {}
+            for row in rows:
+                by_t.setdefault(row.get("shape", {}).get("tokens"), []).append(row)
+            for t, group in by_t.items():
+                for n, row in enumerate(group):
+                    label = name if n == 0 else f"{name}/{row.get('config', '?')}"
+                    if n == 0 and t not in TOKENS:
+                        label = f"{name}/default"
+                    results.append((label, row))
             if rc != 0:
                 failures.append((family, name, rc))
-    for spec in filter(None, args.tune.split(";")):
-        config, sweep = spec.split(":")
+    for config, sweep in tunes:
+        if "=" not in config:
+            continue
         for name, shape in SHAPES.items():
-            # 'NAME=VALUE' instead of a config name sets that environment variable (A/B runs)
-            env = dict([config.split("=", 1)]) if "=" in config else {"ARCHSCOPE_W4A16_CONFIG": config}
             _, rows = run_probe(binaries["w4a16"], shape, [int(t) for t in sweep.split(",")], 20,
-                                env, check_tokens=8, log=log)
+                                dict([config.split("=", 1)]), check_tokens=8, log=log)
             results += [(f"{name}/{config}", row) for row in rows]
 
     for spec in filter(None, args.ncu.split(";")):
         run_ncu(binaries["w4a16"], spec, args.out)
 
-    header = (f"{'family':9s} {'shape':24s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "
+    header = (f"{'family':9s} {'shape':24s} {'config':12s} {'T':>5s} {'max_rel_err':>10s} pass {'ms':>9s} {'wt MB':>9s} "
               f"{'GB/s':>8s} {'%copy':>7s} {'TFLOP/s':>8s} {'%bf16':>7s}")
     lines = [header] + [table_row(row, name, ceilings) for name, row in results if "ms" in row]
     with open(os.path.join(args.out, "bench.json"), "w") as f:

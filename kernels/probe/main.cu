@@ -6,11 +6,14 @@
 //        kernels/probe/main.cu kernels/common/moe_problem.cpp -o probe
 // Usage: probe --tokens T --hidden H --inter I --experts E --topk k
 //              [--seed S] [--iters N] [--check-tokens M] [--sweep T1,T2,...]
+//              [--also CONFIG:T1,T2 ...]
 // Builds a seeded random problem (a fresh seed when none is given; the JSON
 // names it), computes the fp64 reference on up to M tokens (all when T <= M,
 // default 64), poisons `out` with NaN, launches, and compares. --iters N times
 // N more launches with CUDA events after two warm-ups. --sweep runs several
-// token counts on one set of weights (for the benchmark), one line each.
+// token counts on one set of weights (for the benchmark), one line each;
+// --also (w4a16) adds runs with a forced tile configuration at some of them
+// (ARCHSCOPE_W4A16_CONFIG set per run; the JSON's "config" names what ran).
 // Prints one JSON line per run. Exit: 0 pass, 1 wrong, 77 SKIP (no GPU, or a
 // GPU the family does not run on; why on stderr), 2 usage error (or no
 // device memory for the problem). A launch that faults counts as wrong (1).
@@ -46,7 +49,9 @@
 #include "device_problem.h"
 #include "options.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -114,18 +119,31 @@ cudaError_t runOnce(const MoeProblem& problem, DeviceProblem& device, const Prob
   return cudaSuccess;
 }
 
+/// The tile configuration the family's launcher picks for this shape (w4a16;
+/// empty for the others).
+std::string configName(const MoeShape& s) {
+#if ARCHSCOPE_ID(ARCHSCOPE_FAMILY) == 2
+  return w4a16::kTileConfigNames[int(w4a16::chooseConfig(s))];
+#else
+  (void)s;
+  return "";
+#endif
+}
+
 void printJson(const MoeProblem& problem, const DeviceInfo& info, const RunResult& r, double bound, bool pass) {
   const MoeShape& s = problem.shape;
+  const std::string config = configName(s);
   char error[32];
   std::snprintf(error, sizeof error, std::isfinite(r.maxRelError) ? "%.3e" : "null", r.maxRelError);
   std::printf("{\"family\":\"%s\",\"device\":\"%s\",\"cc\":\"%d.%d\",\"driver\":%d,\"runtime\":%d,"
               "\"shape\":{\"tokens\":%d,\"hidden\":%d,\"inter\":%d,\"experts\":%d,\"topk\":%d},"
               "\"seed\":%llu,\"max_rel_err\":%s,\"bound\":%g,\"pass\":%s,\"ms\":%.5f,\"timed_iters\":%d,"
-              "\"checked_tokens\":%zu,\"all_outputs_finite\":%s,\"routed_experts\":%d,\"routed_weight_bytes\":%lld}\n",
+              "\"checked_tokens\":%zu,\"all_outputs_finite\":%s,\"routed_experts\":%d,\"routed_weight_bytes\":%lld%s%s%s}\n",
               kFamily, info.name.c_str(), info.major, info.minor, info.driver, info.runtime, s.tokens, s.hidden,
               s.inter, s.experts, s.topk, (unsigned long long)problem.seed, error, bound, pass ? "true" : "false",
               r.ms, r.timedIters, r.checkedTokens, r.allFinite ? "true" : "false", problem.routedExperts(),
-              (long long)problem.routedWeightBytes());
+              (long long)problem.routedWeightBytes(), config.empty() ? "" : ",\"config\":\"", config.c_str(),
+              config.empty() ? "" : "\"");
   std::fflush(stdout);
 }
 
@@ -161,20 +179,34 @@ int main(int argc, char** argv) {
   }
   const double bound = bounds::forFamily(kFamily);
   bool allPass = true;
+  const char* defaultConfig = std::getenv("ARCHSCOPE_W4A16_CONFIG");
+  const std::string baseConfig = defaultConfig ? defaultConfig : "";
   for (int tokens : options.sweep) {
     truncateTokens(problem, tokens);
-    RunResult result;
-    const cudaError_t err = runOnce(problem, device, options, result);
-    if (isMissingImage(err)) return skip(std::string("no kernel image for this GPU: ") + cudaGetErrorString(err));
-    if (err != cudaSuccess) { // a launch that faults is a wrong launch; the context is lost
-      std::fprintf(stderr, "FAIL %s: CUDA error at T=%d: %s\n", kFamily, tokens, cudaGetErrorString(err));
-      result.maxRelError = INFINITY;
-      printJson(problem, info, result, bound, false);
-      return 1;
+    std::vector<std::string> configs{baseConfig}; // the default run, then the --also ones at this T
+    for (const auto& [name, at] : options.also)
+      if (std::find(at.begin(), at.end(), tokens) != at.end()) configs.push_back(name);
+    for (size_t i = 0; i < configs.size(); ++i) {
+      if (configs[i].empty()) unsetenv("ARCHSCOPE_W4A16_CONFIG");
+      else setenv("ARCHSCOPE_W4A16_CONFIG", configs[i].c_str(), 1);
+      RunResult result;
+      const cudaError_t err = runOnce(problem, device, options, result);
+      if (isMissingImage(err)) {
+        if (i == 0) return skip(std::string("no kernel image for this GPU: ") + cudaGetErrorString(err));
+        std::fprintf(stderr, "SKIP %s config %s at T=%d: %s\n", kFamily, configs[i].c_str(), tokens,
+                     cudaGetErrorString(err));
+        continue;
+      }
+      if (err != cudaSuccess) { // a launch that faults is a wrong launch; the context is lost
+        std::fprintf(stderr, "FAIL %s: CUDA error at T=%d: %s\n", kFamily, tokens, cudaGetErrorString(err));
+        result.maxRelError = INFINITY;
+        printJson(problem, info, result, bound, false);
+        return 1;
+      }
+      const bool pass = result.allFinite && result.maxRelError <= bound;
+      allPass = allPass && pass;
+      printJson(problem, info, result, bound, pass);
     }
-    const bool pass = result.allFinite && result.maxRelError <= bound;
-    allPass = allPass && pass;
-    printJson(problem, info, result, bound, pass);
   }
   return allPass ? 0 : 1;
 }

@@ -21,6 +21,9 @@ struct ProbeOptions {
   int iters = 0;
   int checkTokens = 64;
   std::vector<int> sweep; // token counts, largest first
+  // --also CONFIG:T1,T2 (repeatable; w4a16): after the default run at each of
+  // those T, one more run with ARCHSCOPE_W4A16_CONFIG=CONFIG, on the same weights.
+  std::vector<std::pair<std::string, std::vector<int>>> also;
 };
 
 inline bool parsePositive(const char* text, int& value) {
@@ -46,7 +49,8 @@ inline bool parseSweep(const char* text, std::vector<int>& sweep) {
 
 inline void printUsage() {
   std::fprintf(stderr, "usage: probe --tokens T --hidden H --inter I --experts E --topk k [--seed S] [--iters N]\n"
-                       "             [--check-tokens M] [--sweep T1,T2,...]   (H, I multiples of 64; k <= E)\n");
+                       "             [--check-tokens M] [--sweep T1,T2,...] [--also CONFIG:T1,T2 ...]\n"
+                       "             (H, I multiples of 64; k <= E; --also: w4a16 configurations, T in the sweep)\n");
 }
 
 /// Parses argv; prints the usage and returns false on any error.
@@ -65,6 +69,12 @@ inline bool parseOptions(int argc, char** argv, ProbeOptions& o) {
     else if (!std::strcmp(flag, "--iters")) ok = parsePositive(value, o.iters);
     else if (!std::strcmp(flag, "--check-tokens")) ok = parsePositive(value, o.checkTokens);
     else if (!std::strcmp(flag, "--sweep")) ok = parseSweep(value, o.sweep);
+    else if (!std::strcmp(flag, "--also")) {
+      const char* colon = std::strchr(value, ':');
+      std::vector<int> at;
+      ok = colon && colon != value && parseSweep(colon + 1, at);
+      if (ok) o.also.emplace_back(std::string(value, colon), at);
+    }
     else if (!std::strcmp(flag, "--seed")) ok = (o.seed = std::strtoull(value, nullptr, 10), seeded = true, value[0] != 0);
     else ok = false;
     if (!ok) {

@@ -5,16 +5,26 @@
 // warpgroups, computes 128 weight rows (64 per warpgroup: wgmma's M) by up to
 // BN routed pairs of one expert (wgmma's N: the tile's pair count rounded up
 // to NSTEP, one compiled k loop per N, picked per tile). Per k tile of 64:
-//  - weights (32 bytes a row), block scales (4 bytes a row) and the
-//    activation rows (128 bytes each, 128-byte swizzle) go through a cp.async
-//    ring; the source addresses are resolved once per tile (WgmmaTables), so
-//    each copy is a shared load, an add and the cp.async;
-//  - each lane dequantizes its rows' 16-element scale block (mma.cuh's
+//  - weights (32 bytes a row), block scales (4 bytes a row, rows g and g+8 of
+//    a slab adjacent: wgmmaScaleOffset) and the activation rows (128 bytes
+//    each, 128-byte swizzle) go through a cp.async ring. Each thread's copies
+//    are fixed for the tile (wgmmaTileSync): its weight and scale source
+//    pointers stay in registers, its activation rows' 32-bit offsets are read
+//    from WgmmaTables 16 bytes at a time, and a stage's copies are issued back
+//    to back (ptxas pads a run of LDGSTS, not each one, with three
+//    predicated-off loads). Activation rows past the tile copy a valid row
+//    (they only feed accumulator columns the epilogue skips), so the copies
+//    need no predicates;
+//  - each lane reads its two rows' scales with one 8-byte load and turns them
+//    into bf16 with one multiply-add (scalePair; subnormal scales take the
+//    exact path), dequantizes its rows' 16-element scale block (mma.cuh's
 //    nibble-to-bf16 step, block scale folded, 2^8 undone in the epilogue)
 //    straight into the wgmma A fragment and issues 4 x wgmma m64nNk16, A from
 //    registers, B (activations) from shared memory through a matrix
 //    descriptor. The A registers hold a permutation of k (wgmma_layout.h); the
 //    activations are stored in global memory in the same order.
+// 173 issued instructions per k tile at N = 136 (SASS; run 5's loop: 229 at
+// N = 144), of which 76 dequantize and 12 are the wgmma and its fences.
 // Two ways to run the ring:
 //  - wgmmaTileSync (the configurations moe.cuh picks): all 256 threads copy
 //    AHEAD = S - 2 tiles ahead and meet at one barrier per k tile; S is the
@@ -23,9 +33,11 @@
 //  - wgmmaTileWs (`wgmma-ws`, measured slower): a third warpgroup copies,
 //    mbarriers full/empty per stage, no CTA barrier in the loop.
 // Async bookkeeping: every wgmma is its own commit group and is followed by
-// wgmma.wait_group 3, so the wgmma that last read a fragment slot (4 slots,
-// one per k step) has retired before the slot is rewritten, and at the top of
-// k tile kt every wgmma of tile kt-2 has retired: stage (kt-2) % S is free.
+// wgmma.wait_group FRAGS-1 (FRAGS = 4 A fragment slots, one per k step, or 2
+// for the two-CTA 160-pair tile, whose 80 accumulators fill the 128-register
+// cap), so the wgmma that last read a fragment slot has retired before the
+// slot is rewritten, and at the top of k tile kt every wgmma of tile kt-2 has
+// retired: stage (kt-2) % S is free.
 // cp.async writes through the generic proxy, so the writing thread fences
 // (fence.proxy.async) after its copies complete and before the barrier (or
 // mbarrier arrive) that precedes the wgmma reads.
@@ -35,7 +47,8 @@
 // lane's two fragment rows are adjacent outputs).
 // Check after a change: ptxas must print no C7515 ("wgmma.mma_async
 // instructions are serialized"; it is an info line, -Xptxas -v not needed)
-// and the SASS must show WARPGROUP.DEPBAR.LE gsb0, 0x3 inside the k loops.
+// and the SASS must show WARPGROUP.DEPBAR.LE gsb0, 0x3 (0x1 where FRAGS = 2)
+// inside the k loops.
 // Compiled only for sm_90a (wgmma): elsewhere the kernels are empty and
 // moe.cuh never launches them (wgmmaAvailable asks wgmmaBuildProbe first).
 //===----------------------------------------------------------------------===//
@@ -54,52 +67,57 @@
 namespace archscope::w4a16 {
 
 /// <BN max pairs per tile, ring stages, CTAs per SM (register cap), N step,
-/// warp-specialized>. WS: 384 threads, warpgroup 0 copies, warpgroups 1-2
-/// compute (see wgmmaTileWs); otherwise 256 threads that do both.
-/// MAX_STAGES > STAGES: tiles narrower than BN use the ring's room for more
-/// stages (at most MAX_STAGES).
-template <int BN_, int STAGES_, int MIN_BLOCKS_, int NSTEP_, bool WS_ = false, int MAX_STAGES_ = STAGES_>
+/// warp-specialized, max stages, A fragment slots>. WS: 384 threads,
+/// warpgroup 0 copies, warpgroups 1-2 compute (see wgmmaTileWs); otherwise
+/// 256 threads that do both. MAX_STAGES > STAGES: tiles narrower than BN use
+/// the ring's room for more stages (at most MAX_STAGES). FRAGS: A fragments
+/// in registers (4: one per k step, wgmma.wait_group 3; 2: wait_group 1, 8
+/// registers fewer, for the two-CTA tiles whose accumulators fill the cap).
+template <int BN_, int STAGES_, int MIN_BLOCKS_, int NSTEP_, bool WS_ = false, int MAX_STAGES_ = STAGES_,
+          int FRAGS_ = 4>
 struct WgmmaConfig {
   static constexpr int BM = 128, BN = BN_, BK = 64, STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_, NSTEP = NSTEP_;
-  static constexpr int MAX_STAGES = MAX_STAGES_;
+  static constexpr int MAX_STAGES = MAX_STAGES_, FRAGS = FRAGS_;
   static constexpr bool WS = WS_;
   static constexpr int THREADS = WS ? 384 : 256;
   static constexpr int X_BYTES = BN * 128, W_BYTES = BM * 32, S_BYTES = BM * 4, WS_BYTES = W_BYTES + S_BYTES;
   // Activation tiles first (each 1024-byte aligned, for the swizzle), then weights + scales per stage.
   static constexpr int RING_BYTES = STAGES * (X_BYTES + WS_BYTES);
-  static constexpr int TABLE_BYTES = 16 * BN + 16 * BM + 16 * 16; // WgmmaTables + mbarriers
+  static constexpr int XS = (BN / 32 + 3) / 4 * 4; // activation row offsets per copying thread row (wgmmaCopySlot)
+  static constexpr int TABLE_BYTES = 4 * 32 * XS + 4 * BM + 8 * BN + 8 * 16; // WgmmaTables
   static constexpr int SMEM_BYTES = 1024 + RING_BYTES + TABLE_BYTES;
   static_assert(BN % 32 == 0 && BN <= 256 && BN % NSTEP == 0 && NSTEP % 8 == 0, "tile width");
   static_assert(STAGES >= 3 && MAX_STAGES >= STAGES && MAX_STAGES <= 16, "ring depth");
+  static_assert(FRAGS == 2 || FRAGS == 4, "fragment slots");
 };
 
-/// Per-tile facts in shared memory: where each copy reads (resolved once per
-/// tile, so a copy in the k loop is a shared load, an add and the cp.async)
-/// and, for the down GEMM, which token each pair adds into with which weight.
-template <int BN, int BM> struct WgmmaTables {
-  const uint8_t* xsrc[BN]; // activation row n at k = 0; past the tile: a valid row, copied as zeros
-  const uint8_t* wsrc[BM]; // weight row of tile row l at k = 0; null past the expert (zeros)
-  const uint8_t* ssrc[BM]; // scale row of tile row l at k = 0; null past the expert
-  int outRow[BN];
-  float weight[BN];
-  unsigned long long barrier[16]; // WS: full[STAGES], empty[STAGES]
+constexpr uint32_t kNoRow = 0xFFFFFFFFu; // a tile row past the expert (half last down M tile)
+
+/// Per-tile facts in shared memory: where each copy reads, as 32-bit byte
+/// offsets (the launcher checks they fit), and for the down GEMM which token
+/// each pair adds into with which weight.
+template <class C> struct WgmmaTables {
+  uint32_t xoff[32 * C::XS]; // slot wgmmaCopySlot(n): activation row n at k = 0, from op.x; past the tile: row 0's
+  uint32_t woff[C::BM];      // tile row l's weight row at k = 0, from the expert's first row (scales: / 8); kNoRow past it
+  int outRow[C::BN];
+  float weight[C::BN];
+  unsigned long long barrier[16]; // WS: full[8], empty[8]
 
   template <bool GATE_UP> __device__ void fill(const GemmOperands& op, const GemmTile& tile) {
-    const uint8_t* x = reinterpret_cast<const uint8_t*>(op.x);
-    for (int n = threadIdx.x; n < BN; n += blockDim.x) {
+    for (int slot = threadIdx.x; slot < 32 * C::XS; slot += blockDim.x) {
+      const int n = wgmmaCopyRow(slot, C::XS), r = n < tile.rows ? n : 0; // rows past the tile: any valid row
+      const int xRow = GATE_UP ? op.routing.sortedPair[tile.rowBegin + r] / op.topk : tile.rowBegin + r;
+      xoff[slot] = uint32_t(xRow) * uint32_t(op.K * 2);
+    }
+    for (int n = threadIdx.x; n < C::BN; n += blockDim.x) {
       const bool valid = n < tile.rows;
       const int pair = valid ? op.routing.sortedPair[tile.rowBegin + n] : 0;
-      const int xRow = GATE_UP ? pair / op.topk : tile.rowBegin + n;
-      xsrc[n] = valid ? x + size_t(xRow) * op.K * 2 : x;
       outRow[n] = pair / op.topk;
       weight[n] = valid ? op.topkWeights[pair] : 0.0f;
     }
-    const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
-    for (int l = threadIdx.x; l < BM; l += blockDim.x) {
-      const int row = wgmmaWeightRow<GATE_UP>(blockIdx.x * BM, l, op.inter);
-      const bool inside = row < op.rowsPerExpert;
-      wsrc[l] = inside ? op.packed + (expertRow0 + row) * (op.K / 2) : nullptr;
-      ssrc[l] = inside ? op.scales + (expertRow0 + row) * (op.K / 16) : nullptr;
+    for (int l = threadIdx.x; l < C::BM; l += blockDim.x) {
+      const int row = wgmmaWeightRow<GATE_UP>(blockIdx.x * C::BM, l, op.inter);
+      woff[l] = row < op.rowsPerExpert ? uint32_t(row) * uint32_t(op.K / 2) : kNoRow;
     }
   }
 };
@@ -178,15 +196,28 @@ __device__ __forceinline__ uint64_t sw128Descriptor(uint32_t sharedAddr) {
   return (uint64_t(1) << 62) | (uint64_t(1024 >> 4) << 32) | uint64_t((sharedAddr & 0x3FFFF) >> 4);
 }
 
-/// Pair P (0..3) of dequantWord: real k (3-P, 7-P) of the word, times scale2.
-template <int P> __device__ __forceinline__ uint32_t dequantPair(uint32_t q, uint32_t scale2) {
+/// Pair P (0..3) of dequantWord: real k (3-P, 7-P) of the word, times the
+/// scale (both halves of `scale`).
+template <int P> __device__ __forceinline__ uint32_t dequantPair(uint32_t q, __nv_bfloat162 scale) {
   constexpr uint32_t kSign = 0x80008000u, kMagnitude = 0x01C001C0u;
   uint32_t v;
   if constexpr (P == 0) v = (q & kSign) | ((q >> 6) & kMagnitude);
   else if constexpr (P == 1) v = ((q << 4) & kSign) | ((q >> 2) & kMagnitude);
   else if constexpr (P == 2) v = ((q << 8) & kSign) | ((q << 2) & kMagnitude);
   else v = ((q << 12) & kSign) | ((q << 6) & kMagnitude);
-  return bf16x2Bits(__hmul2(asBf16x2(v), asBf16x2(scale2)));
+  return bf16x2Bits(__hmul2(asBf16x2(v), scale));
+}
+
+/// The block scales of a lane's two rows as bf16 scale * 2^118: byte c of
+/// words.x (row g) in the low half, byte c of words.y (row g+8) in the high
+/// half; sel = 0x4400 + 0x1111 c. Normal ue4m3 bytes take
+/// wgmmaNormalScalePair (one multiply-add for both); a subnormal one (never
+/// produced by the quantizer for these weights, but valid) the exact path.
+__device__ __forceinline__ uint32_t scalePair(uint2 words, uint32_t sel) {
+  const uint32_t b = __byte_perm(words.x, words.y, sel) & 0x007F007Fu;
+  if ((b & 0x78u) == 0 || (b & 0x780000u) == 0)
+    return (biasedScale(b & 0xFFu) & 0xFFFFu) | (biasedScale(b >> 16) & 0xFFFF0000u);
+  return wgmmaNormalScalePair(b);
 }
 
 /// out[0] += a, out[1] += b (8-byte aligned), one vector reduction on sm_90.
@@ -205,6 +236,23 @@ __device__ __forceinline__ void copyAsyncPrefetch(void* smem, const void* gmem, 
   asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(smem)), "l"(gmem),
                "r"(sourceBytes));
 }
+/// cp.async of 16 bytes, all read (no zero fill).
+__device__ __forceinline__ void copyAsync16(void* smem, const void* gmem) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sharedAddress(smem)), "l"(gmem));
+}
+
+/// cp.async of 4 bytes (the first sourceBytes read, the rest zeros) if `p`.
+__device__ __forceinline__ void copyAsync4If(bool p, void* smem, const void* gmem, int sourceBytes) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %3, 0;\n@p cp.async.ca.shared.global [%0], [%1], 4, %2;\n}\n" ::"r"(
+                   sharedAddress(smem)),
+               "l"(gmem), "r"(sourceBytes), "r"(int(p)));
+}
+/// a * b + c as one 64-bit multiply-add (a, b unsigned 32-bit).
+__device__ __forceinline__ const uint8_t* madWide(uint32_t a, uint32_t b, const uint8_t* c) {
+  uint64_t r;
+  asm("mad.wide.u32 %0, %1, %2, %3;\n" : "=l"(r) : "r"(a), "r"(b), "l"(reinterpret_cast<uint64_t>(c)));
+  return reinterpret_cast<const uint8_t*>(r);
+}
 
 /// The ring: STAGES activation tiles of NR rows (1024-byte aligned), then
 /// STAGES weight + scale blocks.
@@ -214,73 +262,66 @@ template <class C, int NR, int STAGES> struct WgmmaRing {
   __device__ uint8_t* ws(int stage) const { return base + STAGES * (NR * 128) + stage * C::WS_BYTES; }
 };
 
-/// Copies of one stage issued by `lanes` threads (index `t`): 128 x 2 weight
+/// Copies of one stage by one producer warp (wgmmaTileWs): 128 x 2 weight
 /// chunks (with an L2 prefetch of the row's next 128 bytes), 128 scale words,
-/// and N x 8 activation chunks (rows past the tile zero-filled).
-template <class C, int N, int LANES> struct StageCopies {
-  static_assert(256 % LANES == 0 && LANES % 8 == 0, "copy split");
-  __device__ static void weights(const WgmmaTables<C::BN, C::BM>& tb, uint8_t* ws, int kt, int t, const void* idle) {
-    const int k0 = kt * C::BK;
+/// N x 8 activation chunks (rows past the tile read a valid row: they only
+/// feed accumulator columns the epilogue skips).
+template <class C, int N> struct WarpStageCopies {
+  __device__ static void weights(const WgmmaTables<C>& tb, uint8_t* ws, int kt, int lane, const uint8_t* wBase,
+                                 const uint8_t* sBase) {
 #pragma unroll
-    for (int j = 0; j < 256 / LANES; ++j) {
-      const int c = t + LANES * j, row = c >> 1, half = c & 1;
-      const uint8_t* src = tb.wsrc[row];
-      copyAsyncPrefetch(ws + row * 32 + half * 16, src ? src + k0 / 2 + half * 16 : idle, src ? 16 : 0);
+    for (int j = 0; j < 8; ++j) {
+      const int chunk = lane + 32 * j, row = chunk >> 1, half = chunk & 1;
+      const uint32_t wo = tb.woff[row];
+      copyAsyncPrefetch(ws + row * 32 + half * 16, wBase + (wo != kNoRow ? wo : 0) + kt * 32 + half * 16,
+                        wo != kNoRow ? 16 : 0);
     }
 #pragma unroll
-    for (int j = 0; j < (C::BM + LANES - 1) / LANES; ++j) {
-      const int row = t + LANES * j;
-      if (row < C::BM) {
-        const uint8_t* src = tb.ssrc[row];
-        copyAsync<4>(ws + C::W_BYTES + row * 4, src ? src + k0 / 16 : idle, src ? 4 : 0);
-      }
+    for (int j = 0; j < 4; ++j) {
+      const int row = lane + 32 * j;
+      const uint32_t wo = tb.woff[row];
+      copyAsync<4>(ws + C::W_BYTES + wgmmaScaleOffset(row), sBase + (wo != kNoRow ? wo / 8 : 0) + kt * 4,
+                   wo != kNoRow ? 4 : 0);
     }
   }
-  __device__ static void activations(const WgmmaTables<C::BN, C::BM>& tb, uint8_t* xs, int kt, int t, int rows) {
-    constexpr int STEP = LANES / 8; // rows between a thread's copies: 32 (all 256 threads) or 4 (one warp)
-    static_assert(STEP % 8 == 0 || STEP == 4, "swizzle keys of a thread's rows");
-    const int q = t & 7, r0 = t >> 3;
-    const size_t offset = size_t(kt) * C::BK * 2 + q * 16;
-    // Row r0 + STEP*i has swizzle key (r0 + STEP*i) % 8: r0 % 8, or for STEP 4 alternately r0 and r0 + 4.
-    uint8_t* dst0 = xs + swizzle128Offset(r0, q);
-    uint8_t* dst1 = xs + swizzle128Offset(r0 + STEP % 8, q) - (STEP % 8) * 128;
-#pragma unroll
-    for (int i = 0; i < (N * 8 + LANES - 1) / LANES; ++i) {
-      const int n = r0 + STEP * i;
-      if ((N * 8) % LANES != 0 && n >= N) break; // the last pass of a width that is no multiple of STEP
-      uint8_t* dst = (STEP % 8 == 0 || i % 2 == 0 ? dst0 : dst1) + STEP * 128 * i;
-      copyAsync<16>(dst, tb.xsrc[n] + offset, n < rows ? 16 : 0);
+  __device__ static void activations(const WgmmaTables<C>& tb, uint8_t* xs, int kt, int lane, const uint8_t* xBase) {
+    const int q = lane & 7, r0 = lane >> 3;
+#pragma unroll 4
+    for (int i = 0; i < N / 4; ++i) {
+      const int n = r0 + 4 * i;
+      copyAsync16(xs + swizzle128Offset(n, q), xBase + tb.xoff[wgmmaCopySlot(n, C::XS)] + size_t(kt) * 128 + q * 16);
     }
   }
 };
 
 /// 4 x wgmma m64nNk16 over one k tile: dequantize this lane's rows (rowTop,
-/// rowTop + 8) from stage `ws` into fragment slot s and issue step s.
-/// `afterStep2` runs once the wgmma of step 2 has been waited for, i.e. once
-/// every wgmma of the previous k tile has retired.
-template <class C, int N, class AfterStep2>
-__device__ __forceinline__ void wgmmaKTile(const uint8_t* ws, const uint8_t* xs, int rowTop, int c,
-                                           uint32_t (&a)[4][4], float (&acc)[N / 2], AfterStep2 afterStep2) {
+/// rowTop + 8) from stage `ws` into fragment slot s % FRAGS and issue step s,
+/// then wgmma.wait_group FRAGS-1 (the slot written next has retired).
+/// `afterRetire` runs once every wgmma of the previous k tile has retired.
+template <class C, int N, class AfterRetire>
+__device__ __forceinline__ void wgmmaKTile(const uint8_t* ws, const uint8_t* xs, int rowTop, int c, uint32_t sel,
+                                           uint32_t (&a)[C::FRAGS][4], float (&acc)[N / 2], AfterRetire afterRetire) {
   const uint2 top = *reinterpret_cast<const uint2*>(ws + rowTop * 32 + c * 8);
   const uint2 bottom = *reinterpret_cast<const uint2*>(ws + (rowTop + 8) * 32 + c * 8);
-  const uint32_t scaleTop = biasedScale(ws[C::W_BYTES + rowTop * 4 + c]);
-  const uint32_t scaleBottom = biasedScale(ws[C::W_BYTES + (rowTop + 8) * 4 + c]);
+  const uint32_t scales = scalePair(*reinterpret_cast<const uint2*>(ws + C::W_BYTES + wgmmaScaleOffset(rowTop)), sel);
+  const __nv_bfloat162 scaleTop = __low2bfloat162(asBf16x2(scales)), scaleBottom = __high2bfloat162(asBf16x2(scales));
   const uint64_t desc = sw128Descriptor(sharedAddress(xs));
 #pragma unroll
   for (int s = 0; s < 4; ++s) {
+    uint32_t(&f)[4] = a[s % C::FRAGS];
     const uint32_t qTop = s < 2 ? top.x : top.y, qBottom = s < 2 ? bottom.x : bottom.y;
     if (s % 2 == 0) {
-      a[s][0] = dequantPair<0>(qTop, scaleTop), a[s][1] = dequantPair<0>(qBottom, scaleBottom);
-      a[s][2] = dequantPair<1>(qTop, scaleTop), a[s][3] = dequantPair<1>(qBottom, scaleBottom);
+      f[0] = dequantPair<0>(qTop, scaleTop), f[1] = dequantPair<0>(qBottom, scaleBottom);
+      f[2] = dequantPair<1>(qTop, scaleTop), f[3] = dequantPair<1>(qBottom, scaleBottom);
     } else {
-      a[s][0] = dequantPair<2>(qTop, scaleTop), a[s][1] = dequantPair<2>(qBottom, scaleBottom);
-      a[s][2] = dequantPair<3>(qTop, scaleTop), a[s][3] = dequantPair<3>(qBottom, scaleBottom);
+      f[0] = dequantPair<2>(qTop, scaleTop), f[1] = dequantPair<2>(qBottom, scaleBottom);
+      f[2] = dequantPair<3>(qTop, scaleTop), f[3] = dequantPair<3>(qBottom, scaleBottom);
     }
     wgmmaFence();
-    WgmmaRs<N>::mma(acc, a[s], desc + 2 * s);
+    WgmmaRs<N>::mma(acc, f, desc + 2 * s);
     wgmmaCommit();
-    wgmmaWait<3>();
-    if (s == 2) afterStep2();
+    wgmmaWait<C::FRAGS - 1>();
+    if (s == C::FRAGS - 2) afterRetire();
   }
 }
 
@@ -291,7 +332,7 @@ __device__ __forceinline__ void wgmmaKTile(const uint8_t* ws, const uint8_t* xs,
 /// (C7515, "non wgmma instructions defining accumulator registers").
 template <class C, int N, bool GATE_UP, int FIRST_WARP>
 __device__ __forceinline__ void wgmmaEpilogue(const GemmOperands& op, const GemmTile& tile,
-                                              const WgmmaTables<C::BN, C::BM>& tb, float (&acc)[N / 2]) {
+                                              const WgmmaTables<C>& tb, float (&acc)[N / 2]) {
   const int slab = int(threadIdx.x >> 5) - FIRST_WARP, g = (threadIdx.x & 31) >> 2, c = threadIdx.x & 3;
   const float scale = op.global[tile.expert] * kUnbias;
   if constexpr (GATE_UP) {
@@ -322,40 +363,97 @@ __device__ __forceinline__ void wgmmaEpilogue(const GemmOperands& op, const Gemm
 }
 
 /// 256 threads that copy and compute: a cp.async ring AHEAD = S - 2 tiles
-/// deep, one barrier per k tile.
+/// deep, one barrier per k tile. Each thread's copies are fixed for the tile:
+/// weight chunk t % 2 of tile row t / 2 and, for t < 128, the scale word of
+/// row t (source pointers in registers, advanced by k), and chunk t % 8 of
+/// activation rows t / 8 + 32 i (offsets read from the table, 16 bytes at a
+/// time). Rows past the tile copy a valid row: they only feed accumulator
+/// columns the epilogue skips.
 template <class C, int N, bool GATE_UP>
-__device__ __forceinline__ void wgmmaTileSync(uint8_t* base, const WgmmaTables<C::BN, C::BM>& tb, int kTiles,
+__device__ __forceinline__ void wgmmaTileSync(uint8_t* base, const WgmmaTables<C>& tb, int kTiles,
                                               const GemmOperands& op, const GemmTile& tile) {
-  using Copies = StageCopies<C, N, 256>;
-  constexpr int FIT = C::RING_BYTES / (N * 128 + C::WS_BYTES); // >= STAGES (N <= BN)
+  constexpr int XN = (N + 31) / 32; // activation chunks per thread
+  // Activation tiles of XN * 32 rows: rows N.. of the last group are zero-filled
+  // (no global read), so every thread issues XN copies without a branch.
+  constexpr int FIT = C::RING_BYTES / (XN * 32 * 128 + C::WS_BYTES); // >= STAGES (XN * 32 <= BN)
   constexpr int S = FIT < C::MAX_STAGES ? FIT : C::MAX_STAGES, AHEAD = S - 2;
-  const WgmmaRing<C, N, S> ring{base};
+  static_assert(C::BM == 128 && C::THREADS == 256, "one weight chunk per thread");
+  const WgmmaRing<C, XN * 32, S> ring{base};
   const int t = threadIdx.x, warp = t >> 5, lane = t & 31, g = lane >> 2, c = lane & 3;
+  const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
+  const uint32_t wo = tb.woff[t >> 1], so = tb.woff[t & (C::BM - 1)];
+  const int wBytes = wo != kNoRow ? 16 : 0, sBytes = so != kNoRow ? 4 : 0; // rows past the expert: zeros
+  const uint8_t* wSrc = op.packed + expertRow0 * (op.K / 2) + (wBytes ? wo : 0) + (t & 1) * 16;
+  const uint8_t* sSrc = op.scales + expertRow0 * (op.K / 16) + (sBytes ? so / 8 : 0);
+  const int wDst = (t >> 1) * 32 + (t & 1) * 16, sDst = C::W_BYTES + wgmmaScaleOffset(t & (C::BM - 1));
+  const int q = t & 7, r0 = t >> 3;
+  const uint8_t* xSrc = reinterpret_cast<const uint8_t*>(op.x) + q * 16;
+  const int xDst = swizzle128Offset(r0, q);
+  const uint4* xTable = reinterpret_cast<const uint4*>(tb.xoff + r0 * C::XS);
+  const int lastBytes = r0 + 32 * (XN - 1) < N ? 16 : 0;
+
+  // Addresses as one mad.wide each; the copies of a stage issued back to back
+  // (ptxas pads a run of LDGSTS with three predicated-off loads, not each one).
+  auto copyWeights = [&](uint32_t kt, int stage) {
+    uint8_t* ws = ring.ws(stage);
+    const uint8_t* w = madWide(kt, 32, wSrc);
+    const uint8_t* sc = madWide(kt, 4, sSrc);
+    copyAsyncPrefetch(ws + wDst, w, wBytes);
+    copyAsync4If(t < C::BM, ws + sDst, sc, sBytes);
+  };
+  auto activationSources = [&](uint32_t kt, const uint8_t* (&src)[XN]) {
+    uint32_t off[(XN + 3) / 4 * 4];
+#pragma unroll
+    for (int j = 0; j < (XN + 3) / 4; ++j) {
+      const uint4 v = xTable[j];
+      off[4 * j] = v.x, off[4 * j + 1] = v.y, off[4 * j + 2] = v.z, off[4 * j + 3] = v.w;
+    }
+    const uint8_t* xk = madWide(kt, 128, xSrc);
+#pragma unroll
+    for (int i = 0; i < XN; ++i) src[i] = madWide(off[i], 1, xk);
+  };
+  auto copyActivations = [&](const uint8_t* const (&src)[XN], int stage) {
+    uint8_t* xs = ring.x(stage) + xDst;
+#pragma unroll
+    for (int i = 0; i < XN; ++i) {
+      if (N % 32 == 0 || i < XN - 1) copyAsync16(xs + 4096 * i, src[i]);
+      else copyAsync<16>(xs + 4096 * i, src[i], lastBytes); // the last, partial row group
+    }
+  };
+
 #pragma unroll
   for (int s = 0; s < AHEAD; ++s)
-    if (s < kTiles) Copies::weights(tb, ring.ws(s), s, t, op.packed);
+    if (s < kTiles) copyWeights(s, s);
   if constexpr (!GATE_UP) waitPrimaryGrid(); // the activations are the gate/up grid's output
 #pragma unroll
   for (int s = 0; s < AHEAD; ++s) {
-    if (s < kTiles) Copies::activations(tb, ring.x(s), s, t, tile.rows);
+    if (s < kTiles) {
+      const uint8_t* src[XN];
+      activationSources(s, src);
+      copyActivations(src, s);
+    }
     commitAsync(); // group s completes tile s (group 0 also holds the early weight copies)
   }
   float acc[N / 2];
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) acc[i] = 0.0f;
-  uint32_t a[4][4]; // one A fragment per k step: slot s is rewritten once its wgmma has retired
+  uint32_t a[C::FRAGS][4]; // slot s % FRAGS is rewritten once the wgmma reading it has retired
+  const uint32_t sel = 0x4400u + 0x1111u * c;
+  int readStage = 0, writeStage = AHEAD;
   for (int kt = 0; kt < kTiles; ++kt) {
     waitAsync<AHEAD - 1>(); // this thread's copies of tile kt landed
     fenceProxyAsync();
     __syncthreads(); // tile kt visible to both warpgroups' wgmma; tile kt-2's stage is free
-    const int next = kt + AHEAD;
-    if (next < kTiles) {
-      Copies::weights(tb, ring.ws(next % S), next, t, op.packed);
-      Copies::activations(tb, ring.x(next % S), next, t, tile.rows);
+    if (kt + AHEAD < kTiles) {
+      const uint8_t* src[XN];
+      activationSources(kt + AHEAD, src);
+      copyWeights(kt + AHEAD, writeStage);
+      copyActivations(src, writeStage);
     }
     commitAsync();
-    const int stage = kt % S;
-    wgmmaKTile<C, N>(ring.ws(stage), ring.x(stage), 16 * warp + g, c, a, acc, [] {});
+    wgmmaKTile<C, N>(ring.ws(readStage), ring.x(readStage), 16 * warp + g, c, sel, a, acc, [] {});
+    readStage = readStage + 1 == S ? 0 : readStage + 1;
+    writeStage = writeStage + 1 == S ? 0 : writeStage + 1;
   }
   wgmmaWait<0>();
   fenceAccumulators(acc);
@@ -370,7 +468,7 @@ __device__ __forceinline__ void wgmmaTileSync(uint8_t* base, const WgmmaTables<C
 /// Consumers wait on full[stage], compute, and arrive on empty[stage of the
 /// previous tile] once its last wgmma has retired. No CTA barrier in the loop.
 template <class C, int N, bool GATE_UP>
-__device__ __forceinline__ void wgmmaTileWs(uint8_t* base, WgmmaTables<C::BN, C::BM>& tb, int kTiles,
+__device__ __forceinline__ void wgmmaTileWs(uint8_t* base, WgmmaTables<C>& tb, int kTiles,
                                             const GemmOperands& op, const GemmTile& tile) {
   // Stages for this N: as many as fit (the ring is sized for BN), at most 8.
   constexpr int FIT = C::RING_BYTES / (N * 128 + C::WS_BYTES);
@@ -382,14 +480,18 @@ __device__ __forceinline__ void wgmmaTileWs(uint8_t* base, WgmmaTables<C::BN, C:
   const int t = threadIdx.x, warp = t >> 5, lane = t & 31;
   if (warp < 4) {
     setMaxRegisters<40>();
-    using Copies = StageCopies<C, N, 32>;
+    using Copies = WarpStageCopies<C, N>;
+    const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
+    const uint8_t* wBase = op.packed + expertRow0 * (op.K / 2);
+    const uint8_t* sBase = op.scales + expertRow0 * (op.K / 16);
+    const uint8_t* xBase = reinterpret_cast<const uint8_t*>(op.x);
     bool waited = GATE_UP;
     for (int kt = warp; kt < kTiles; kt += 4) {
       const int s = kt % S;
       if (kt >= S) mbarWait(&empty[s], ((kt / S) & 1) ^ 1);
-      Copies::weights(tb, ring.ws(s), kt, lane, op.packed);
+      Copies::weights(tb, ring.ws(s), kt, lane, wBase, sBase);
       if (!waited) waitPrimaryGrid(), waited = true; // down: the activations are the gate/up grid's output
-      Copies::activations(tb, ring.x(s), kt, lane, tile.rows);
+      Copies::activations(tb, ring.x(s), kt, lane, xBase);
       commitAsync();
       waitAsync<0>();
       fenceProxyAsync();
@@ -402,11 +504,12 @@ __device__ __forceinline__ void wgmmaTileWs(uint8_t* base, WgmmaTables<C::BN, C:
   float acc[N / 2];
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) acc[i] = 0.0f;
-  uint32_t a[4][4];
+  uint32_t a[C::FRAGS][4];
+  const uint32_t sel = 0x4400u + 0x1111u * c;
   for (int kt = 0; kt < kTiles; ++kt) {
     const int s = kt % S;
     mbarWait(&full[s], (kt / S) & 1);
-    wgmmaKTile<C, N>(ring.ws(s), ring.x(s), 16 * cw + g, c, a, acc, [&] {
+    wgmmaKTile<C, N>(ring.ws(s), ring.x(s), 16 * cw + g, c, sel, a, acc, [&] {
       if (kt > 0) mbarArrive(&empty[(kt - 1) % S]);
     });
   }
@@ -417,7 +520,7 @@ __device__ __forceinline__ void wgmmaTileWs(uint8_t* base, WgmmaTables<C::BN, C:
 }
 
 template <class C, bool GATE_UP, int V>
-__device__ __forceinline__ void wgmmaDispatch(int variant, uint8_t* base, WgmmaTables<C::BN, C::BM>& tb, int kTiles,
+__device__ __forceinline__ void wgmmaDispatch(int variant, uint8_t* base, WgmmaTables<C>& tb, int kTiles,
                                               const GemmOperands& op, const GemmTile& tile) {
   if constexpr (V * C::NSTEP <= C::BN) {
     if (variant != V) return wgmmaDispatch<C, GATE_UP, V + 1>(variant, base, tb, kTiles, op, tile);
@@ -437,7 +540,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS) moeGemmWgmma(GemmOp
   if (int(blockIdx.y) >= *op.routing.tileCount) return;
   extern __shared__ __align__(1024) uint8_t smemRaw[];
   uint8_t* base = smemRaw + ((1024 - (sharedAddress(smemRaw) & 1023)) & 1023);
-  auto& tb = *reinterpret_cast<WgmmaTables<C::BN, C::BM>*>(base + C::RING_BYTES);
+  static_assert(sizeof(WgmmaTables<C>) <= C::TABLE_BYTES, "table bytes");
+  auto& tb = *reinterpret_cast<WgmmaTables<C>*>(base + C::RING_BYTES);
   const GemmTile tile = op.routing.tiles[blockIdx.y];
   tb.template fill<GATE_UP>(op, tile);
   if constexpr (C::WS) {

@@ -35,22 +35,26 @@ using DecodeDeepConfig = GemmConfig<64, 8, 256, 4, 1, 4>;
 using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 4>;
 using PrefillConfig = GemmConfig<128, 128, 64, 2, 2, 4>;
 
-// wgmma (sm_90a): <max pairs per tile, stages, CTAs per SM, N step, warp-specialized, max stages>.
-// `wgmma` (one 256-pair tile per expert up to 256 pairs, one CTA per SM) was the
-// faster for ~128 pairs per expert on an H200, `wgmma-2cta` (128-pair tiles,
-// two CTAs per SM) for ~256; `wgmma-ws` (a copying warpgroup) was slower than
-// both (kernels/README.md has the figures).
+// wgmma (sm_90a): <max pairs per tile, stages, CTAs per SM, N step, warp-specialized, max stages,
+// A fragment slots>. Picked on an H200 (run 6): `wgmma-160` for more than 24 pairs per
+// expert (faster than `wgmma`, one 256-pair tile at one CTA per SM, and `wgmma-2cta`,
+// 128-pair tiles, at both ~128 and ~256 pairs per expert), `wgmma-small` for 5..24;
+// `wgmma-medium` and `wgmma-ws` (a copying warpgroup, slower) are kept for comparison
+// (kernels/README.md has the figures).
 using WgmmaPrefillConfig = WgmmaConfig<256, 6, 1, 8, false, 8>;
+// 160-pair tiles at two CTAs per SM (126 registers with two A fragment slots,
+// 102 KB of shared memory: 4 stages, 5 for tiles of <= 96 pairs, 6 for <= 64).
+using Wgmma160Config = WgmmaConfig<160, 4, 2, 8, false, 6, 2>;
 using WgmmaTwoCtaConfig = WgmmaConfig<128, 5, 2, 16>;
 using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
 using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
 enum class TileConfig {
-  Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall
+  Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160
 };
-constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma",
-                                            "wgmma-2cta", "wgmma-ws", "wgmma-medium", "wgmma-small"};
+constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
+                                            "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -146,10 +150,18 @@ inline bool wgmmaAvailable() {
   return available;
 }
 
+/// The wgmma GEMMs address activation rows with 32-bit byte offsets
+/// (WgmmaTables): x (T x H bf16) and the SwiGLU output (T*k x I bf16) must be
+/// under 4 GiB.
+inline bool wgmmaOffsetsFit(const MoeShape& s) {
+  return int64_t(s.tokens) * s.hidden * 2 < (int64_t(1) << 32) && s.pairs() * s.inter * 2 < (int64_t(1) << 32);
+}
+
 template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   if (!wgmmaAvailable()) return cudaErrorNoKernelImageForDevice;
-  if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
+  if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM || !wgmmaOffsetsFit(s))
+    return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN); // the balanced cut never makes more tiles
   if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
   static const cudaError_t allowed = [] {
@@ -186,13 +198,15 @@ inline TileConfig chooseConfig(const MoeShape& s) {
       if (!std::strcmp(forced, kTileConfigNames[i])) return TileConfig(i);
   const double perExpert = double(s.pairs()) / s.experts;
   if (perExpert <= 4) return TileConfig::Decode;
-  if (perExpert <= 8) return TileConfig::DecodeDeep;
-  if (wgmmaAvailable()) {
-    if (perExpert <= 24) return TileConfig::WgmmaMedium;
-    // Up to ~1.5 x 128 pairs an expert fits one 256-wide tile, where 128-wide
-    // tiles would split most experts in two; beyond, both split them.
-    return perExpert < 192 ? TileConfig::WgmmaPrefill : TileConfig::WgmmaTwoCta;
+  if (wgmmaAvailable() && wgmmaOffsetsFit(s)) {
+    // 32-pair tiles, 10 stages deep: measured faster than decode-deep at 8
+    // pairs an expert and than wgmma-medium at 16 (H200, run 6).
+    if (perExpert <= 24) return TileConfig::WgmmaSmall;
+    // 160-pair tiles at two CTAs per SM: one tile per expert up to 160 pairs
+    // (~128 an expert: DeepSeek-like T = 4096), two 128-pair ones for ~256.
+    return TileConfig::Wgmma160;
   }
+  if (perExpert <= 8) return TileConfig::DecodeDeep;
   return perExpert <= 24 ? TileConfig::Medium : TileConfig::Prefill;
 }
 
@@ -209,6 +223,7 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaTwoCta: return launchWithWgmmaConfig<WgmmaTwoCtaConfig>(a, stream);
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
+  case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

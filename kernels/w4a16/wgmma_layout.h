@@ -24,6 +24,8 @@
 #pragma once
 #include "../common/host_device.h"
 
+#include <cstdint>
+
 namespace archscope::w4a16 {
 
 /// Real k (0..63) at logical position L (0..63) of a k tile of the wgmma path.
@@ -62,6 +64,26 @@ ARCHSCOPE_HD constexpr int balancedTileSize(int c, int tileTokens, int tileRound
   const int even = ((c + parts - 1) / parts + tileRound - 1) / tileRound * tileRound;
   return even < tileTokens ? even : tileTokens;
 }
+
+/// Byte offset of tile row l's four block-scale bytes (one per 16-k block of
+/// the k tile) in a stage's scale block: rows l and l+8 of a 16-row slab are
+/// adjacent words, so lane (g, c) of warp m reads both of its rows' scales
+/// with one 8-byte load at 64m + 8g and takes byte c of each word.
+ARCHSCOPE_HD constexpr int wgmmaScaleOffset(int l) { return 64 * (l >> 4) + 8 * (l & 7) + 4 * ((l >> 3) & 1); }
+
+/// bf16 bits of a normal ue4m3 block scale (exponent field >= 1, bit 7
+/// clear) times 2^118, for two bytes at once (b = byte0 | byte1 << 16): the
+/// bf16 exponent is the ue4m3 exponent + 238 and the 3 mantissa bits stay, so
+/// each half is byte * 16 + (238 << 7). Subnormal scales (exponent field 0)
+/// take the exact float path in the kernel (gemm_wgmma.cuh, scalePair).
+ARCHSCOPE_HD constexpr uint32_t wgmmaNormalScalePair(uint32_t b) { return b * 16u + 0x77007700u; }
+
+/// The activation copies of the 256-thread ring: thread t copies chunk t % 8 of
+/// rows t / 8 + 32 i. Their row offsets are stored per thread row, `stride`
+/// (a multiple of 4) apart, so a thread loads them with 16-byte loads: slot
+/// r * stride + i holds row r + 32 i (slots past the tile hold a valid row).
+ARCHSCOPE_HD constexpr int wgmmaCopyRow(int slot, int stride) { return slot / stride + 32 * (slot % stride); }
+ARCHSCOPE_HD constexpr int wgmmaCopySlot(int row, int stride) { return (row & 31) * stride + (row >> 5); }
 
 /// Byte offset of 16-byte chunk q (0..7) of row n in a K-major tile of
 /// 128-byte rows under the 128-byte swizzle (the tile 1024-byte aligned):

@@ -8,7 +8,8 @@
 // the activations are permuted as prepareRouting does (its __byte_perm
 // selectors emulated) and read as wgmma reads B (K-major, row n, logical k
 // 16s + j), and the four k16 products must equal the plain dot products over
-// real k. Also: the row maps, the swizzled addresses, the balanced tile cut.
+// real k (the block scales read as the loader stores them and the kernel decodes them).
+// Also: the row maps, the scale and copy tables, the swizzled addresses, the balanced tile cut.
 #include "../../../kernels/common/nvfp4.h"
 #include "../../../kernels/w4a16/wgmma_layout.h"
 
@@ -134,11 +135,18 @@ TEST(W4a16WgmmaLayout, FragmentsTimesPermutedActivationsGivePlainDotProducts) {
     stored[n] = permute64(bits);
     for (int L = 0; L < 64; ++L) ASSERT_EQ(stored[n][L], bits[wgmmaRealK(L)]) << "byte_perm selectors";
   }
+  // The stage's scale block as the loader writes it (row l's word at wgmmaScaleOffset(l)).
+  std::vector<uint8_t> scaleStage(kRows * 4);
+  for (int r = 0; r < kRows; ++r) std::memcpy(&scaleStage[wgmmaScaleOffset(r)], &scales[r * 4], 4);
   // A fragments as gemm_wgmma.cuh builds them: lane (g, c) of warp wq, rows 16wq+g (+8),
-  // words top/bottom .x (w = 0) and .y (w = 1) at bytes 8c.., step s = 2w + h.
+  // words top/bottom .x (w = 0) and .y (w = 1) at bytes 8c.., step s = 2w + h; the two
+  // rows' scales from one 8-byte load at 64wq + 8g, byte c of each word (scalePair).
   double a[4][64][16] = {}; // [step][m][logical k], reassembled through ALayout_64x16
   for (int t = 0; t < 128; ++t) {
     const int wq = t / 32, lane = t % 32, g = lane / 4, c = lane % 4;
+    uint32_t words[2];
+    std::memcpy(words, &scaleStage[64 * wq + 8 * g], 8);
+    const uint32_t pair = wgmmaNormalScalePair(bytePerm(words[0], words[1], 0x4400u + 0x1111u * c) & 0x007F007Fu);
     for (int s = 0; s < 4; ++s) {
       const int wIdx = s / 2, h = s % 2;
       double values[8];
@@ -146,7 +154,8 @@ TEST(W4a16WgmmaLayout, FragmentsTimesPermutedActivationsGivePlainDotProducts) {
         const int row = 16 * wq + g + 8 * half;
         uint32_t q;
         std::memcpy(&q, &packed[row * 32 + 8 * c + 4 * wIdx], 4);
-        const float scale = archscope::nvfp4::ue4m3ToFloat(scales[row * 4 + c]);
+        const float scale = float(bf16Bits(uint16_t(pair >> (16 * half))) * std::ldexp(1.0, -118));
+        ASSERT_EQ(scale, archscope::nvfp4::ue4m3ToFloat(scales[row * 4 + c])) << "row " << row << " block " << c;
         double lo, hi;
         pairValues(q, 2 * h, scale, lo, hi); // register 0 (top) / 1 (bottom)
         values[2 * half] = lo, values[2 * half + 1] = hi;
@@ -168,6 +177,45 @@ TEST(W4a16WgmmaLayout, FragmentsTimesPermutedActivationsGivePlainDotProducts) {
       for (int k = 0; k < 64; ++k) ref += w[m][k] * x[n][k];
       ASSERT_NEAR(d, ref, 1e-9 * (1.0 + std::fabs(ref))) << "row " << m << " column " << n;
     }
+}
+
+TEST(W4a16WgmmaLayout, ScaleWordsOfALanesTwoRowsAreAdjacent) {
+  std::set<int> offsets;
+  for (int l = 0; l < 128; ++l) {
+    const int o = wgmmaScaleOffset(l);
+    EXPECT_EQ(o % 4, 0);
+    offsets.insert(o);
+    if ((l & 8) == 0) {
+      EXPECT_EQ(wgmmaScaleOffset(l + 8), o + 4) << "rows g and g+8 in one 8-byte word pair";
+      EXPECT_EQ(o, 64 * (l >> 4) + 8 * (l & 7)) << "the lane's load address";
+    }
+  }
+  EXPECT_EQ(offsets.size(), 128u);
+  EXPECT_EQ(*offsets.rbegin(), 127 * 4) << "a permutation of the 512-byte block";
+}
+
+TEST(W4a16WgmmaLayout, NormalScalePairIsTheBiasedScaleExactly) {
+  // Both halves: bf16(ue4m3 * 2^118) for every normal byte (exponent field 1..15, not NaN).
+  for (int lo = 8; lo < 0x7F; ++lo)
+    for (int hi : {8, 0x38, lo, 0x7E}) {
+      const uint32_t pair = wgmmaNormalScalePair(uint32_t(lo) | (uint32_t(hi) << 16));
+      EXPECT_EQ(bf16Bits(uint16_t(pair)) * std::ldexp(1.0, -118), archscope::nvfp4::ue4m3ToFloat(uint8_t(lo)));
+      EXPECT_EQ(bf16Bits(uint16_t(pair >> 16)) * std::ldexp(1.0, -118), archscope::nvfp4::ue4m3ToFloat(uint8_t(hi)));
+    }
+}
+
+TEST(W4a16WgmmaLayout, CopySlotsListEachThreadRowsOffsetsContiguously) {
+  for (int stride : {4, 8}) {
+    std::set<int> rows;
+    for (int slot = 0; slot < 32 * stride; ++slot) {
+      const int n = wgmmaCopyRow(slot, stride);
+      rows.insert(n);
+      EXPECT_EQ(wgmmaCopySlot(n, stride), slot);
+      EXPECT_EQ(n % 32, slot / stride) << "thread row r = t / 8 copies rows r + 32 i";
+    }
+    EXPECT_EQ(rows.size(), size_t(32 * stride));
+    EXPECT_EQ(*rows.rbegin(), 32 * stride - 1);
+  }
 }
 
 TEST(W4a16WgmmaLayout, GateUpRowsPairGateWithUpAndStoreInDownKOrder) {
