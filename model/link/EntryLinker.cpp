@@ -4,7 +4,7 @@
 
 #include "matchers/cuda/KernelLaunches.h"
 #include "matchers/cuda/RuntimeChecks.h"
-#include "matchers/source/SkippedFolders.h"
+#include "matchers/source/CppSources.h"
 #include "model/PhaseTimer.h"
 
 #include <algorithm>
@@ -21,42 +21,7 @@ namespace fs = std::filesystem;
 namespace archscope::link {
 namespace {
 
-constexpr uintmax_t kMaxFileBytes = 4u << 20;
-
-struct SourceFile {
-  std::string path;
-  std::string text;
-};
-
-bool isCppSource(const fs::path &p) {
-  static const std::set<std::string> exts = {".cc", ".cpp", ".cxx", ".cu", ".cuh"};
-  return exts.count(p.extension().string()) > 0;
-}
-
-/// The C++/CUDA sources of the trees, skipping vendored and hidden folders.
-/// Paths start with the canonical root, so `under` is a prefix test.
-std::vector<SourceFile> readSources(const std::vector<std::string> &roots) {
-  std::vector<SourceFile> out;
-  for (const auto &given : roots) {
-    std::error_code ec;
-    fs::path root = fs::weakly_canonical(given, ec);
-    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-         it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      std::string name = it->path().filename().string();
-      if (it->is_directory(ec) && isSkippedFolder(name)) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(ec) || !isCppSource(it->path()) || it->file_size(ec) > kMaxFileBytes) continue;
-      std::ifstream in(it->path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out.push_back({it->path().string(), ss.str()});
-    }
-  }
-  return out;
-}
+using SourceFile = CppSource;
 
 /// Whether `name(` at `pos` opens a definition: the parameter list is
 /// followed (after qualifiers) by a body, not by `;` or `,`.
@@ -443,7 +408,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   if (entries.empty()) return out;
 
   PhaseTimer timer;
-  auto files = readSources(req.roots);
+  auto files = readCppSources(req.roots);
   timer.lap("link:read", std::to_string(files.size()) + " C++ files");
   auto images = binaries ? binaries() : std::vector<binary::BinaryImage>{};
   auto archSets = archSetReader ? archSetReader() : std::vector<build::ArchSetReport>{};
