@@ -159,7 +159,7 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     w.kind = K::Wrapper;
     return w;
   }
-  if (name == "len" && args.size() == 1 && args[0].is(K::Tuple)) {
+  if (name == "len" && args.size() == 1 && args[0].is(K::Tuple) && !args[0].open) {
     const Value &t = args[0];
     if (t.present.empty()) return Value::integer(long(t.items.size()));
     if (t.items.size() == 1) { // 1 if the one item is there, else 0

@@ -89,6 +89,7 @@ Condition Interpreter::toCond(const Value &v) {
   case K::Str: return v.text.empty() ? Condition::falsity() : Condition::truth();
   case K::None: return Condition::falsity();
   case K::Tuple: {
+    if (v.open && v.items.empty()) return Condition::unknown("a list of unknown length");
     if (v.present.empty()) return v.items.empty() ? Condition::falsity() : Condition::truth();
     Condition any = Condition::falsity();
     for (const auto &p : v.present) any = any || p;
@@ -224,9 +225,7 @@ Value Interpreter::evalExpr(TSNode node, Frame &f) {
       else open = true; // `*(d / k for k in d.rglob("*.cu"))`: files on disk
     }
     Value list = Value::tuple(std::move(items));
-    // The known items, each "present" (so len() and concatenation treat the
-    // list as not fully known), when a spread's length is unknown.
-    if (open) list.present.assign(list.items.size(), Condition::truth());
+    list.open = open;
     return list;
   }
   if (t == "conditional_expression") {
@@ -299,6 +298,7 @@ Value Interpreter::evalComprehension(TSNode node, Frame &f) {
     out.items.push_back(evalExpr(body, inner));
     if (conditional) out.present.push_back(there);
   }
+  out.open = iterable.open;
   return out;
 }
 
@@ -482,16 +482,14 @@ Value Interpreter::binaryOp(const Value &a, const std::string &op, const Value &
   if (a.is(K::Tuple) && b.is(K::Tuple) && op == "+" && a.present.empty() && b.present.empty()) {
     Value r = a;
     r.items.insert(r.items.end(), b.items.begin(), b.items.end());
+    r.open = a.open || b.open;
     return r;
   }
   // A list plus something unknown (`flags + get_nvcc_flags_list(...)`): the
-  // known items, the list left open (see the list literal in evalExpr).
-  if (op == "+" && (a.is(K::Tuple) || b.is(K::Tuple))) {
-    const Value &known = a.is(K::Tuple) ? a : b, &other = a.is(K::Tuple) ? b : a;
-    Value r = known;
-    if (other.is(K::Tuple)) r.items.insert(a.is(K::Tuple) ? r.items.end() : r.items.begin(), other.items.begin(),
-                                           other.items.end());
-    r.present.assign(r.items.size(), Condition::truth());
+  // known items, the list left open.
+  if (op == "+" && ((a.is(K::Tuple) && a.present.empty()) || (b.is(K::Tuple) && b.present.empty()))) {
+    Value r = a.is(K::Tuple) ? a : b;
+    r.open = true;
     return r;
   }
   if (op == "/" && b.is(K::Str)) return Value::string(a.is(K::Str) ? a.text + "/" + b.text : b.text);
@@ -572,7 +570,9 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
       return Condition::opaque(classifyOpaque(text), text);
     }
     Condition any = Condition::falsity();
-    for (const auto &item : b.items) any = any || compare(a, "==", item, text);
+    for (size_t i = 0; i < b.items.size(); ++i)
+      any = any || ((b.present.empty() ? Condition::truth() : b.present[i]) && compare(a, "==", b.items[i], text));
+    if (b.open) any = any || Condition::opaque(classifyOpaque(text), text); // the items not known
     return op == "in" ? any : !any;
   }
   if (op == "is" || op == "is not") {

@@ -48,7 +48,9 @@ Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in)
   if (a.is(K::Tuple) && b.is(K::Tuple) && a.items.size() == b.items.size()) {
     std::vector<Value> items;
     for (size_t i = 0; i < a.items.size(); ++i) items.push_back(merge(c, a.items[i], b.items[i], in));
-    return Value::tuple(items);
+    Value merged = Value::tuple(items);
+    merged.open = a.open || b.open;
+    return merged;
   }
   if (a.kind == b.kind && a.text == b.text && (a.is(K::Str) || a.is(K::EnumMember) || a.is(K::Backend)))
     return a;

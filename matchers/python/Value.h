@@ -72,6 +72,10 @@ struct Value {
   /// Tuple: item i is there only when present[i] holds (a filtered
   /// comprehension); empty means every item is there.
   std::vector<Condition> present;
+  /// Tuple: more items may follow the known ones (a spread over files on
+  /// disk, a list plus something unknown): membership and len() are not
+  /// decided by the known items alone.
+  bool open = false;
   FuncRef func;
   ClassRef cls;
   std::shared_ptr<std::map<std::string, Value>> bound; ///< Partial keyword arguments
