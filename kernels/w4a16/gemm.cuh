@@ -21,49 +21,54 @@
 
 namespace archscope::w4a16 {
 
-/// A lane's weight words of one row: 8 bytes (BK=64), 16 (BK=128) or two
-/// swizzled 16-byte chunks (BK=256).
-template <int BK> __device__ __forceinline__ void loadWords(const uint8_t* rowBase, int row, int c, uint32_t (&w)[BK / 32]) {
-  if constexpr (BK == 64) {
-    const uint2 v = *reinterpret_cast<const uint2*>(rowBase + c * 8);
+/// A lane's weight words of one row (its slot: see GemmConfig): 8 bytes
+/// (BK=64), one 16-byte chunk (BK=128, or BK=256 in two k groups) or two
+/// (BK=256).
+template <class C> __device__ __forceinline__ void loadWords(const uint8_t* rowBase, int row, int slot, uint32_t (&w)[C::WORDS]) {
+  if constexpr (C::WORDS == 2) {
+    const uint2 v = *reinterpret_cast<const uint2*>(rowBase + slot * 8);
     w[0] = v.x, w[1] = v.y;
   } else {
 #pragma unroll
-    for (int part = 0; part < BK / 128; ++part) {
-      const int chunk = swizzleWeightChunk<BK>(row, c * (BK / 128) + part);
+    for (int part = 0; part < C::WORDS / 4; ++part) {
+      const int chunk = swizzleWeightChunk<C>(row, slot * (C::WORDS / 4) + part);
       const uint4 v = *reinterpret_cast<const uint4*>(rowBase + chunk * 16);
       w[4 * part] = v.x, w[4 * part + 1] = v.y, w[4 * part + 2] = v.z, w[4 * part + 3] = v.w;
     }
   }
 }
 
-/// A lane's scales of rows g and g+8 for one k tile: BK/64 bytes each.
+/// A lane's scales of one row for one k tile: WORDS / 2 bytes (one per 16 e2m1).
 template <class C>
-__device__ __forceinline__ void loadScales(const uint8_t* sS, int row, int c, uint32_t (&scale2)[C::WORDS / 2]) {
-  const uint8_t* p = sS + row * (C::BK / 16) + c * (C::BK / 64);
-  if constexpr (C::BK == 256) {
+__device__ __forceinline__ void loadScales(const uint8_t* sS, int row, int slot, uint32_t (&scale2)[C::WORDS / 2]) {
+  const uint8_t* p = sS + row * (C::BK / 16) + slot * (C::WORDS / 2);
+  if constexpr (C::WORDS == 8) {
     uint32_t four[4];
     biasedScales(*reinterpret_cast<const uint32_t*>(p), four);
 #pragma unroll
     for (int b = 0; b < 4; ++b) scale2[b] = four[b];
+  } else if constexpr (C::WORDS == 4) {
+    const uint32_t two = *reinterpret_cast<const uint16_t*>(p);
+    uint32_t four[4];
+    biasedScales(two * 0x10001u, four); // both bytes twice: four normal-or-not bytes, as one word
+    scale2[0] = four[0], scale2[1] = four[1];
   } else {
-#pragma unroll
-    for (int b = 0; b < C::WORDS / 2; ++b) scale2[b] = biasedScale(p[b]);
+    scale2[0] = biasedScale(p[0]);
   }
 }
 
 template <class C>
 __device__ __forceinline__ void computeStage(const uint8_t* stage, int validRows, float (&acc)[C::MT][C::NT][4]) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int g = lane >> 2, c = lane & 3;
+  const int warp = threadIdx.x / 32 % C::TILE_WARPS, lane = threadIdx.x % 32;
+  const int g = lane >> 2, c = lane & 3, slot = threadIdx.x / 32 / C::TILE_WARPS * 4 + c;
   const int warpRow0 = (warp % C::WARPS_M) * (C::BM / C::WARPS_M);
   const int warpCol0 = (warp / C::WARPS_M) * (C::BN / C::WARPS_N);
   const uint8_t* sW = stage;
   const uint8_t* sS = stage + C::W_BYTES;
-  // Activation chunk of word w for this lane: row n = warpCol0 + nt*8 + g, chunk swizzle(n, c*WORDS + w),
-  // which is (c*WORDS ^ key) ^ w since the swizzle only XORs bits below WORDS (BK >= 128).
+  // Activation chunk of word w for this lane: row n = warpCol0 + nt*8 + g, chunk swizzle(n, slot*WORDS + w),
+  // which is (slot*WORDS ^ key) ^ w: the swizzle XORs a key that does not depend on w (BK >= 128).
   const uint8_t* sX = stage + C::W_BYTES + C::S_BYTES + (warpCol0 + g) * (C::BK * 2);
-  const int xChunk0 = swizzleChunk<C::BK>(g, c * C::WORDS);
+  const int xChunk0 = swizzleChunk<C>(g, slot * C::WORDS);
   // Column tiles holding pairs: all of them but in a tile's last, partial columns.
   const int validNt = min(C::NT, (validRows - warpCol0 + 7) / 8);
 
@@ -73,8 +78,8 @@ __device__ __forceinline__ void computeStage(const uint8_t* stage, int validRows
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int row = warpRow0 + mt * 16 + g + h * 8;
-      loadWords<C::BK>(sW + row * (C::BK / 2), row, c, words[mt][h]);
-      loadScales<C>(sS, row, c, scale2[mt][h]);
+      loadWords<C>(sW + row * (C::BK / 2), row, slot, words[mt][h]);
+      loadScales<C>(sS, row, slot, scale2[mt][h]);
     }
 
 #pragma unroll
@@ -88,7 +93,7 @@ __device__ __forceinline__ void computeStage(const uint8_t* stage, int validRows
       a[mt][0][0] = top[0], a[mt][0][1] = bottom[0], a[mt][0][2] = top[1], a[mt][0][3] = bottom[1];
       a[mt][1][0] = top[2], a[mt][1][1] = bottom[2], a[mt][1][2] = top[3], a[mt][1][3] = bottom[3];
     }
-    const int chunk = C::BK == 64 ? swizzleChunk<C::BK>(g, c * C::WORDS + w) : xChunk0 ^ w;
+    const int chunk = C::BK == 64 ? swizzleChunk<C>(g, slot * C::WORDS + w) : xChunk0 ^ w;
 #pragma unroll
     for (int nt = 0; nt < C::NT; ++nt) {
       if (nt > 0 && nt >= validNt) break; // warp-uniform; column tile 0 always holds a pair
@@ -135,13 +140,33 @@ __device__ __forceinline__ void storeTile(const GemmOperands& op, const GemmTile
       }
 }
 
+/// Adds the k groups' sums into group 0's registers, through the (idle) ring.
+template <class C> __device__ __forceinline__ void addKGroups(uint8_t* smem, float (&acc)[C::MT][C::NT][4]) {
+  constexpr int N = C::MT * C::NT * 4, GROUP = C::TILE_WARPS * 32;
+  float* sums = reinterpret_cast<float*>(smem); // [group - 1][element][thread]: conflict-free
+  const int group = threadIdx.x / GROUP, t = threadIdx.x % GROUP;
+  float* flat = &acc[0][0][0];
+  __syncthreads(); // every stage's reads are done; no copy is in flight (the last groups were empty)
+  if (group > 0)
+#pragma unroll
+    for (int i = 0; i < N; ++i) sums[((group - 1) * N + i) * GROUP + t] = flat[i];
+  __syncthreads();
+  if (group == 0)
+    for (int other = 1; other < C::WARPS_K; ++other)
+#pragma unroll
+      for (int i = 0; i < N; ++i) flat[i] += sums[((other - 1) * N + i) * GROUP + t];
+}
+
 // Launched with programmatic dependent launch (moe.cuh, sm_90+): the gate/up
 // grid waits for prepareRouting before reading the tile list, then lets the
-// down grid start; the down grid reads the tile list (complete: every gate/up
-// CTA had waited for prepareRouting before it could start) and issues its first
-// stages' weight copies while the gate/up grid drains, and waits for it only
-// before loading activations and adding into `out`.
-template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS) moeGemm(GemmOperands op) {
+// down grid start. The down grid reads the tile list (complete: every gate/up
+// CTA had waited for prepareRouting before it could start), issues its first
+// stages' weight copies, and then waits not for the whole gate/up grid but for
+// its own tile's gate/up CTAs (tileDone): the down GEMM of the first experts
+// runs in the gate/up grid's last wave. No deadlock: the down grid starts
+// only once every gate/up CTA has started. At its end it waits for the gate/up
+// grid (done by then), so that its completion still implies that grid's.
+template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) moeGemm(GemmOperands op) {
   if constexpr (GATE_UP) waitPrimaryGrid();
   allowDependentGrid();
   if (int(blockIdx.y) >= *op.routing.tileCount) return;
@@ -152,26 +177,34 @@ template <class C, bool GATE_UP> __global__ void __launch_bounds__(C::THREADS) m
   __syncthreads();
 
   const StageLoader<C, GATE_UP> loader(op, tile, rows);
+  const uint32_t ring = sharedAddress(smem);
   const int kTiles = (op.K + C::BK - 1) / C::BK;
 #pragma unroll
   for (int s = 0; s < C::STAGES - 1; ++s)
-    if (s < kTiles) loader.loadWeights(smem + s * C::STAGE_BYTES, s);
-  if constexpr (!GATE_UP) waitPrimaryGrid(); // the activations are the gate/up grid's output
+    if (s < kTiles) loader.loadWeights(ring + s * C::STAGE_BYTES, s);
+  if constexpr (!GATE_UP) awaitCount(op.routing.tileDone + blockIdx.y, 2 * op.inter / C::BM); // this tile's activations
 #pragma unroll
   for (int s = 0; s < C::STAGES - 1; ++s) {
-    if (s < kTiles) loader.loadActivations(smem + s * C::STAGE_BYTES, s);
+    if (s < kTiles) loader.loadActivations(ring + s * C::STAGE_BYTES, s);
     commitAsync(); // group s completes stage s (group 0 also holds the early weight copies); empty groups keep the wait count uniform
   }
   float acc[C::MT][C::NT][4] = {};
+  // Byte offsets of the stage to compute and the stage to fill, rotating without a modulo.
+  constexpr int kRing = C::STAGES * C::STAGE_BYTES;
+  int computeAt = 0, loadAt = (C::STAGES - 1) * C::STAGE_BYTES;
   for (int kt = 0; kt < kTiles; ++kt) {
     waitAsync<C::STAGES - 2>();
     __syncthreads(); // stage kt landed for all; stage kt-1 is free to overwrite
-    const int next = kt + C::STAGES - 1;
-    if (next < kTiles) loader.load(smem + (next % C::STAGES) * C::STAGE_BYTES, next);
+    if (kt + C::STAGES - 1 < kTiles) loader.load(ring + loadAt, kt + C::STAGES - 1);
     commitAsync();
-    computeStage<C>(smem + (kt % C::STAGES) * C::STAGE_BYTES, tile.rows, acc);
+    computeStage<C>(smem + computeAt, tile.rows, acc);
+    computeAt = computeAt + C::STAGE_BYTES == kRing ? 0 : computeAt + C::STAGE_BYTES;
+    loadAt = loadAt + C::STAGE_BYTES == kRing ? 0 : loadAt + C::STAGE_BYTES;
   }
-  storeTile<C, GATE_UP>(op, tile, rows, acc);
+  if constexpr (C::WARPS_K > 1) addKGroups<C>(smem, acc);
+  if (threadIdx.x < C::TILE_WARPS * 32) storeTile<C, GATE_UP>(op, tile, rows, acc);
+  if constexpr (GATE_UP) publishDone(op.routing.tileDone + blockIdx.y);
+  else waitPrimaryGrid();
 }
 
 } // namespace archscope::w4a16

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Each thread's share of a stage (which weight row, which scale word, which
-// activation row) is fixed for the whole k loop, so the loader resolves it
-// once: loading k tile t is then a few adds and cp.async per thread. Rows past
-// the expert (a half last M tile of the down projection), k past K (a half
-// last k tile when K % BK == 64) and pairs past the tile are zero-filled.
+// activation row, and where each lands) is fixed for the whole k loop, so the
+// loader resolves it once: loading k tile t is then one add and a few cp.async
+// per thread (the decode GEMMs issue instructions as fast as an SM can, so
+// every instruction of the loop counts).
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "mma.cuh"
@@ -13,10 +13,18 @@
 
 namespace archscope::w4a16 {
 
-template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int STAGES_> struct GemmConfig {
+// WARPS_K > 1 splits each k tile among that many groups of WARPS_M x WARPS_N
+// warps (their sums are added in shared memory before the epilogue): more
+// warps per SM to hide the dequantization's latency when the tile is narrow.
+// MIN_CTAS caps registers so that many CTAs fit on an SM (__launch_bounds__).
+template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int STAGES_, int WARPS_K_ = 1, int MIN_CTAS_ = 1>
+struct GemmConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WARPS_M = WARPS_M_, WARPS_N = WARPS_N_, STAGES = STAGES_;
-  static constexpr int THREADS = WARPS_M * WARPS_N * 32;
-  static constexpr int MT = BM / WARPS_M / 16, NT = BN / WARPS_N / 8, WORDS = BK / 32;
+  static constexpr int WARPS_K = WARPS_K_, MIN_CTAS = MIN_CTAS_, TILE_WARPS = WARPS_M * WARPS_N;
+  static constexpr int THREADS = TILE_WARPS * WARPS_K * 32;
+  // A lane's words (8 e2m1 each) per weight row and stage: k group kg's lane c owns
+  // k [(kg*4 + c) * WORDS * 8, +WORDS * 8) of the k tile (its "slot").
+  static constexpr int MT = BM / WARPS_M / 16, NT = BN / WARPS_N / 8, WORDS = BK / 32 / WARPS_K;
   static constexpr int W_BYTES = BM * BK / 2, S_BYTES = BM * BK / 16, X_BYTES = BN * BK * 2;
   static constexpr int STAGE_BYTES = W_BYTES + S_BYTES + X_BYTES;
   // Per thread and stage: 16-byte weight chunks, 4-byte scale chunks, 16-byte activation chunks.
@@ -24,10 +32,12 @@ template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int STAGES_> st
   static constexpr int S_THREADS = BM * BK / 64 < THREADS ? BM * BK / 64 : THREADS;
   static constexpr int S_CHUNKS = BM * BK / 64 / S_THREADS;
   static_assert(BK == 64 || BK == 128 || BK == 256, "a lane's k range must be whole scale blocks");
+  static_assert(WARPS_K == 1 || (BK == 256 && WARPS_K == 2), "k groups: two per 256-wide k tile");
   static_assert(MT >= 1 && NT >= 1 && BM % (WARPS_M * 16) == 0 && BN % (WARPS_N * 8) == 0, "warp tiling");
   static_assert(W_CHUNKS >= 1 && (BK / 32) % W_CHUNKS == 0, "a thread's weight chunks share one row");
   static_assert(X_CHUNKS >= 1 && (BK / 8) % X_CHUNKS == 0, "a thread's activation chunks share one row");
   static_assert((BK / 64) % S_CHUNKS == 0, "a thread's scale chunks share one row");
+  static_assert((WARPS_K - 1) * TILE_WARPS * 32 * MT * NT * 16 <= STAGES * STAGE_BYTES, "k-group sums fit the ring");
 };
 
 struct GemmOperands {
@@ -42,16 +52,19 @@ struct GemmOperands {
 };
 
 /// Activation chunk swizzle: the 8 lanes of one LDS.128 phase (2 rows x 4
-/// lanes of a quad, same word) hit 8 distinct 16-byte bank groups.
-template <int BK> __device__ __forceinline__ int swizzleChunk(int n, int q) {
-  if constexpr (BK == 64) return q ^ (n & 1);
-  else return q ^ ((q / (BK / 32)) & 3) ^ ((n & 1) << 2);
+/// lanes of a quad, same word) hit 8 distinct 16-byte bank groups. Chunk q
+/// belongs to slot q / WORDS, whose quad lane is (q / WORDS) & 3.
+template <class C> __device__ __forceinline__ int swizzleChunk(int n, int q) {
+  if constexpr (C::BK == 64) return q ^ (n & 1);
+  else return q ^ ((q / C::WORDS) & 3) ^ ((n & 1) << 2);
 }
 
 /// Weight chunk swizzle: with 128-byte rows (BK=256) rows g and g+1 would
-/// share banks; flipping the chunk's low bit on odd rows separates them.
-template <int BK> __device__ __forceinline__ int swizzleWeightChunk(int row, int chunk) {
-  return BK == 256 ? chunk ^ (row & 1) : chunk;
+/// share banks; on odd rows, flipping the chunk's low bit separates them when
+/// a lane reads two chunks (slots 2c, 2c+1), bit 2 when it reads one.
+template <class C> __device__ __forceinline__ int swizzleWeightChunk(int row, int chunk) {
+  if constexpr (C::BK != 256) return chunk;
+  else return chunk ^ ((row & 1) << (C::WORDS == 8 ? 0 : 2));
 }
 
 /// Weight row of the expert for tile row `l` (see gemm.cuh, GATE_UP).
@@ -76,66 +89,102 @@ template <int BN> struct TileRows {
   }
 };
 
+// In whole k tiles a thread copies its chunks with no bounds checks and no
+// zero fill: rows past the expert and pairs past the tile are not copied at
+// all, since they feed only MMA rows and columns that the epilogue never
+// stores (each output element is one weight row times one pair's column).
+// Only a partial last k tile (K % BK == 64) zero-fills, both operands, k past K.
 template <class C, bool GATE_UP> struct StageLoader {
-  const uint8_t* w;      // this thread's weight row at k = 0 (first chunk), or null
-  const uint8_t* s;      // this thread's scale word at k = 0, or null
-  const uint8_t* x;      // this thread's activation row at k = 0 (first chunk), or null
+  const uint8_t* w;      // this thread's weight chunks at k = 0, or null
+  const uint8_t* s;      // its scale chunks at k = 0, or null
+  const uint8_t* x;      // its activation chunks at k = 0, or null
   const uint8_t* idle;   // a valid global address for zero-fill copies (which read nothing)
-  int wDst, wFirst;      // this thread's weight row inside a stage, and its first chunk in the row
-  int sDst, xRow;        // offset of the scale chunks inside a stage; activation row in the tile
-  int wK, sK, xQ, K;     // first k of the weight / scale chunk, first activation chunk
+  uint32_t wDst[C::W_CHUNKS], xDst[C::X_CHUNKS], sDst; // where they land inside a stage (swizzled)
+  int wK, sK, xQ, K, fullTiles;
+  bool sWide;            // scale chunks two by two as 8-byte copies (8-byte aligned)
 
-  __device__ StageLoader(const GemmOperands& op, const GemmTile& tile, const TileRows<C::BN>& rows) : idle(op.packed), K(op.K) {
+  __device__ StageLoader(const GemmOperands& op, const GemmTile& tile, const TileRows<C::BN>& rows)
+      : idle(op.packed), K(op.K), fullTiles(op.K / C::BK) {
     const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
     const int tileRow0 = blockIdx.x * C::BM, t = threadIdx.x;
     const int wChunk = t * C::W_CHUNKS, wLocal = wChunk / (C::BK / 32), wRow = weightRow<GATE_UP>(tileRow0, wLocal, op.inter);
-    wK = (wChunk % (C::BK / 32)) * 32;
-    wDst = wLocal * (C::BK / 2);
-    wFirst = wChunk % (C::BK / 32);
+    const int wFirst = wChunk % (C::BK / 32);
+    wK = wFirst * 32;
+#pragma unroll
+    for (int j = 0; j < C::W_CHUNKS; ++j)
+      wDst[j] = wLocal * (C::BK / 2) + swizzleWeightChunk<C>(wLocal, wFirst + j) * 16;
     w = wRow < op.rowsPerExpert ? op.packed + (expertRow0 + wRow) * (op.K / 2) + wK / 2 : nullptr;
 
     const int sChunk = t * C::S_CHUNKS, sLocal = sChunk / (C::BK / 64), sRow = weightRow<GATE_UP>(tileRow0, sLocal, op.inter);
     sK = (sChunk % (C::BK / 64)) * 64;
     sDst = C::W_BYTES + sChunk * 4;
     s = t < C::S_THREADS && sRow < op.rowsPerExpert ? op.scales + (expertRow0 + sRow) * (op.K / 16) + sK / 16 : nullptr;
+    sWide = C::S_CHUNKS % 2 == 0 && (reinterpret_cast<uintptr_t>(s) & 7) == 0;
 
-    const int xChunk = t * C::X_CHUNKS;
-    xRow = xChunk / (C::BK / 8);
+    const int xChunk = t * C::X_CHUNKS, xRow = xChunk / (C::BK / 8);
     xQ = xChunk % (C::BK / 8);
+#pragma unroll
+    for (int j = 0; j < C::X_CHUNKS; ++j)
+      xDst[j] = C::W_BYTES + C::S_BYTES + xRow * (C::BK * 2) + swizzleChunk<C>(xRow, xQ + j) * 16;
     x = xRow < tile.rows ? reinterpret_cast<const uint8_t*>(op.x + size_t(rows.xRow[xRow]) * op.K + xQ * 8) : nullptr;
   }
 
-  __device__ __forceinline__ void load(uint8_t* stage, int kTile) const {
+  /// `stage`: the shared-memory address of the stage to fill.
+  __device__ __forceinline__ void load(uint32_t stage, int kTile) const {
     loadWeights(stage, kTile);
     loadActivations(stage, kTile);
   }
 
   /// Weights and block scales: they depend only on the tile list, so the down
   /// GEMM may issue them before the gate/up grid has finished (gemm.cuh).
-  __device__ __forceinline__ void loadWeights(uint8_t* stage, int kTile) const {
+  __device__ __forceinline__ void loadWeights(uint32_t stage, int kTile) const {
+    if (kTile < fullTiles) {
+      if (w) {
+        const uint8_t* src = w + size_t(kTile) * (C::BK / 2);
+#pragma unroll
+        for (int j = 0; j < C::W_CHUNKS; ++j) copyAsyncWhole<16>(stage + wDst[j], src + j * 16);
+      }
+      if (s) {
+        const uint8_t* src = s + size_t(kTile) * (C::BK / 16);
+        if (sWide) {
+#pragma unroll
+          for (int j = 0; j < C::S_CHUNKS; j += 2) copyAsyncWhole<8>(stage + sDst + j * 4, src + j * 4);
+        } else {
+#pragma unroll
+          for (int j = 0; j < C::S_CHUNKS; ++j) copyAsyncWhole<4>(stage + sDst + j * 4, src + j * 4);
+        }
+      }
+      return;
+    }
     const int k0 = kTile * C::BK;
 #pragma unroll
     for (int j = 0; j < C::W_CHUNKS; ++j) {
       const bool valid = w && k0 + wK + j * 32 < K;
-      copyAsync<16>(stage + wDst + swizzleWeightChunk<C::BK>(wDst / (C::BK / 2), wFirst + j) * 16,
-                    valid ? w + k0 / 2 + j * 16 : idle, valid ? 16 : 0);
+      copyAsyncTo<16>(stage + wDst[j], valid ? w + k0 / 2 + j * 16 : idle, valid ? 16 : 0);
     }
     if (threadIdx.x < C::S_THREADS) {
 #pragma unroll
       for (int j = 0; j < C::S_CHUNKS; ++j) {
         const bool valid = s && k0 + sK + j * 64 < K;
-        copyAsync<4>(stage + sDst + j * 4, valid ? s + k0 / 16 + j * 4 : idle, valid ? 4 : 0);
+        copyAsyncTo<4>(stage + sDst + j * 4, valid ? s + k0 / 16 + j * 4 : idle, valid ? 4 : 0);
       }
     }
   }
 
-  __device__ __forceinline__ void loadActivations(uint8_t* stage, int kTile) const {
+  __device__ __forceinline__ void loadActivations(uint32_t stage, int kTile) const {
+    if (kTile < fullTiles) {
+      if (x) {
+        const uint8_t* src = x + size_t(kTile) * (C::BK * 2);
+#pragma unroll
+        for (int j = 0; j < C::X_CHUNKS; ++j) copyAsyncWhole<16>(stage + xDst[j], src + j * 16);
+      }
+      return;
+    }
     const int k0 = kTile * C::BK;
-    uint8_t* xStage = stage + C::W_BYTES + C::S_BYTES + xRow * (C::BK * 2);
 #pragma unroll
     for (int j = 0; j < C::X_CHUNKS; ++j) {
       const bool valid = x && k0 + (xQ + j) * 8 < K;
-      copyAsync<16>(xStage + swizzleChunk<C::BK>(xRow, xQ + j) * 16, valid ? x + k0 * 2 + j * 16 : idle, valid ? 16 : 0);
+      copyAsyncTo<16>(stage + xDst[j], valid ? x + k0 * 2 + j * 16 : idle, valid ? 16 : 0);
     }
   }
 };

@@ -89,6 +89,21 @@ template <int BYTES> __device__ __forceinline__ void copyAsync(void* smem, const
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(sharedAddress(smem)), "l"(gmem), "n"(BYTES),
                  "r"(sourceBytes));
 }
+/// The same to a shared-memory address (sharedAddress).
+template <int BYTES> __device__ __forceinline__ void copyAsyncTo(uint32_t smem, const void* gmem, int sourceBytes) {
+  if constexpr (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem), "l"(gmem), "r"(sourceBytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem), "l"(gmem), "n"(BYTES), "r"(sourceBytes));
+}
+
+/// Asynchronous copy of BYTES (4, 8 or 16), all from `gmem` (no zero fill).
+template <int BYTES> __device__ __forceinline__ void copyAsyncWhole(uint32_t smem, const void* gmem) {
+  if constexpr (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(gmem));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(smem), "l"(gmem), "n"(BYTES));
+}
 __device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int PENDING> __device__ __forceinline__ void waitAsync() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
@@ -107,6 +122,30 @@ __device__ __forceinline__ void allowDependentGrid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
+}
+
+/// One CTA's work is published: every thread's writes before this call are
+/// visible at GPU scope before the counter moves (barrier, then a release).
+__device__ __forceinline__ void publishDone(int* counter) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(counter, 1);
+  }
+}
+
+/// Waits until `*counter` reaches `target` (thread 0 polls with acquire
+/// loads), then the whole CTA goes on.
+__device__ __forceinline__ void awaitCount(const int* counter, int target) {
+  if (threadIdx.x == 0) {
+    int seen;
+    for (;;) {
+      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(counter) : "memory");
+      if (seen >= target) break;
+      __nanosleep(64);
+    }
+  }
+  __syncthreads();
 }
 
 } // namespace archscope::w4a16

@@ -3,9 +3,9 @@
 //
 // The Marlin-style path engines use for NVFP4 on sm_80/sm_90: weights stay
 // NVFP4 in memory and are dequantized to bf16 in registers; activations are
-// bf16; mma.sync m16n8k16 accumulates in fp32. Three launches, the GEMMs as
-// programmatic dependent launches on sm_90+ (each starts while the previous
-// grid drains; gemm.cuh says what each does before waiting):
+// bf16; mma.sync m16n8k16 accumulates in fp32. Three launches, each a
+// programmatic dependent launch on sm_90+ (each starts while the previous
+// grid drains; gemm.cuh and routing.cuh say what each does before waiting):
 //   prepareRouting  sort pairs by expert, cut tiles, clear `out` (routing.cuh)
 //   moeGemm<GateUp> x W1 + SwiGLU -> bf16 activations in the workspace
 //   moeGemm<Down>   act W2, times routing weight, added into `out`
@@ -22,16 +22,20 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace archscope::w4a16 {
 
-// Tile shapes <BM, BN, BK, warps along M, warps along N, stages>, chosen by
+// Tile shapes <BM, BN, BK, warps along M, warps along N, stages[, k groups, CTAs per SM]>, chosen by
 // pairs per expert: few stream weights (memory bound: 8-pair tiles, 256-wide
 // k tiles, 5 CTAs per SM); many need wide token tiles to amortize the
 // dequantization over more MMAs. Each was the fastest of the variants timed
 // on an H200 for its regime (kernels/README.md lists them).
 using DecodeConfig = GemmConfig<64, 8, 256, 4, 1, 3>;
 using DecodeDeepConfig = GemmConfig<64, 8, 256, 4, 1, 4>;
+// The decode tile in two k groups: 8 warps, at most 64 registers (4 CTAs per SM),
+// for gate/up grids of under one wave (T = 1).
+using DecodeK2Config = GemmConfig<64, 8, 256, 4, 1, 3, 2, 4>;
 using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 4>;
 using PrefillConfig = GemmConfig<128, 128, 64, 2, 2, 4>;
 
@@ -51,10 +55,12 @@ using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
 enum class TileConfig {
-  Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160
+  Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
+  DecodeK2
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
-                                            "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160"};
+                                            "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
+                                            "decode-k2"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -84,10 +90,22 @@ inline bool useDependentLaunch() {
   return use;
 }
 
-/// Launches a GEMM that may start before the previous grid in `stream` ends
-/// (it waits for it with griddepcontrol.wait, see gemm.cuh).
-inline cudaError_t launchDependent(void (*kernel)(GemmOperands), dim3 grid, int threads, int smem,
-                                   const GemmOperands& op, cudaStream_t stream) {
+inline int multiprocessorCount() {
+  static const int count = [] {
+    int device = 0, sms = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+                   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess
+               ? sms
+               : 0;
+  }();
+  return count;
+}
+
+/// Launches a kernel that may start before the previous grid in `stream` ends
+/// (it waits for it with griddepcontrol.wait, see gemm.cuh and routing.cuh).
+template <class... Params, class... Args>
+cudaError_t launchDependent(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t stream,
+                            Args&&... args) {
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -98,12 +116,17 @@ inline cudaError_t launchDependent(void (*kernel)(GemmOperands), dim3 grid, int 
   config.stream = stream;
   config.attrs = &attribute;
   config.numAttrs = useDependentLaunch() ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, op);
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+inline cudaError_t launchRouting(dim3 grid, const MoeDeviceArgs& a, const Routing& routing, int tileTokens,
+                                 int tileRound, int maxTiles, cudaStream_t stream) {
+  return launchDependent(prepareRouting, grid, kRoutingThreads, 0, stream, a, routing, tileTokens, tileRound, maxTiles);
 }
 
 template <class C, bool GATE_UP>
 cudaError_t launchGemm(dim3 grid, const GemmOperands& op, cudaStream_t stream) {
-  return launchDependent(moeGemm<C, GATE_UP>, grid, C::THREADS, smemBytes<C>(), op, stream);
+  return launchDependent(moeGemm<C, GATE_UP>, grid, C::THREADS, smemBytes<C>(), stream, op);
 }
 
 template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
@@ -117,7 +140,8 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   const Routing routing = routingLayout(s, a.workspace, maxTiles);
 
   const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
-  prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN, 0);
+  if (cudaError_t err = launchRouting(dim3(1 + clearBlocks), a, routing, C::BN, 0, maxTiles, stream); err != cudaSuccess)
+    return err;
 
   const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
                         routing.x, a.topkWeights, a.out, routing};
@@ -174,7 +198,9 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
   const Routing routing = routingLayout(s, a.workspace, maxTiles);
 
   const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
-  prepareRouting<<<1 + clearBlocks, kRoutingThreads, 0, stream>>>(a, routing, C::BN, C::NSTEP);
+  if (cudaError_t err = launchRouting(dim3(1 + clearBlocks), a, routing, C::BN, C::NSTEP, maxTiles, stream);
+      err != cudaSuccess)
+    return err;
 
   const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
                         routing.x, a.topkWeights, a.out, routing};
@@ -182,11 +208,11 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
                           routing.act, a.topkWeights, a.out, routing};
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
   if (cudaError_t err = launchDependent(moeGemmWgmma<C, true>, dim3(2 * s.inter / C::BM, maxTiles), C::THREADS,
-                                        C::SMEM_BYTES, up, stream);
+                                        C::SMEM_BYTES, stream, up);
       err != cudaSuccess)
     return err;
   return launchDependent(moeGemmWgmma<C, false>, dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), C::THREADS,
-                         C::SMEM_BYTES, down, stream);
+                         C::SMEM_BYTES, stream, down);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -197,7 +223,13 @@ inline TileConfig chooseConfig(const MoeShape& s) {
     for (int i = 0; i < int(sizeof kTileConfigNames / sizeof *kTileConfigNames); ++i)
       if (!std::strcmp(forced, kTileConfigNames[i])) return TileConfig(i);
   const double perExpert = double(s.pairs()) / s.experts;
-  if (perExpert <= 4) return TileConfig::Decode;
+  if (perExpert <= 4) {
+    // A gate/up grid of at most one wave of decode CTAs (5 per SM; at most
+    // min(E, pairs) tiles): two k groups per tile, twice the warps, hide more of
+    // the dequantization's latency (H200, run 7: T = 1; slower from T = 8).
+    const int64_t gateUpCtas = int64_t(2 * s.inter / DecodeConfig::BM) * std::min<int64_t>(s.experts, s.pairs());
+    return gateUpCtas <= 5 * int64_t(multiprocessorCount()) ? TileConfig::DecodeK2 : TileConfig::Decode;
+  }
   if (wgmmaAvailable() && wgmmaOffsetsFit(s)) {
     // 32-pair tiles, 10 stages deep: measured faster than decode-deep at 8
     // pairs an expert and than wgmma-medium at 16 (H200, run 6).
@@ -217,6 +249,7 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   switch (chooseConfig(a.shape)) {
   case TileConfig::Decode: return launchWithConfig<DecodeConfig>(a, stream);
   case TileConfig::DecodeDeep: return launchWithConfig<DecodeDeepConfig>(a, stream);
+  case TileConfig::DecodeK2: return launchWithConfig<DecodeK2Config>(a, stream);
   case TileConfig::Medium: return launchWithConfig<MediumConfig>(a, stream);
   case TileConfig::WgmmaPrefill: return launchWithWgmmaConfig<WgmmaPrefillConfig>(a, stream);
   case TileConfig::WgmmaWs: return launchWithWgmmaConfig<WgmmaWsConfig>(a, stream);

@@ -38,6 +38,7 @@ struct Routing {
   int* sortedPair;   // [T*k] pair = token * k + slot, sorted by expert
   GemmTile* tiles;   // [maxTiles]
   int* tileCount;    // [1]
+  int* tileDone;     // [maxTiles] gate/up CTAs finished per tile (mma.sync path: the down GEMM waits on it)
   MoeBf16* act;      // [T*k][I] SwiGLU output, row r = sortedPair[r], k order permuted
   MoeBf16* x;        // [T][H] the tokens, k order permuted
 };
@@ -57,6 +58,8 @@ inline Routing routingLayout(const MoeShape& s, void* workspace, int maxTiles) {
   base += device::alignUp256(size_t(maxTiles) * sizeof(GemmTile));
   r.tileCount = reinterpret_cast<int*>(base);
   base += 256;
+  r.tileDone = reinterpret_cast<int*>(base);
+  base += device::alignUp256(size_t(maxTiles) * sizeof(int));
   r.act = reinterpret_cast<MoeBf16*>(base);
   base += device::alignUp256(size_t(s.pairs()) * s.inter * sizeof(MoeBf16));
   r.x = reinterpret_cast<MoeBf16*>(base);
@@ -65,7 +68,7 @@ inline Routing routingLayout(const MoeShape& s, void* workspace, int maxTiles) {
 
 inline size_t routingWorkspaceBytes(const MoeShape& s, int maxTiles) {
   return device::alignUp256(size_t(s.pairs()) * sizeof(int)) +
-         device::alignUp256(size_t(maxTiles) * sizeof(GemmTile)) + 256 +
+         device::alignUp256(size_t(maxTiles) * sizeof(GemmTile)) + 256 + device::alignUp256(size_t(maxTiles) * sizeof(int)) +
          device::alignUp256(size_t(s.pairs()) * s.inter * sizeof(MoeBf16)) + size_t(s.tokens) * s.hidden * sizeof(MoeBf16);
 }
 
@@ -113,8 +116,12 @@ __device__ __forceinline__ void permuteActivations64(const uint4* in, uint4* out
 }
 
 /// tileRound > 0 selects the wgmma path's balanced tiles and x order.
+/// Launched as a dependent launch too (moe.cuh): it waits for whatever ran
+/// before it in the stream (the previous MoE's down GEMM adds into `out`)
+/// before touching memory, and only its launch overlaps that grid's end.
 __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs a, Routing r, int tileTokens,
-                                                                  int tileRound) {
+                                                                  int tileRound, int maxTiles) {
+  waitPrimaryGrid();
   allowDependentGrid(); // the gate/up GEMM's CTAs may become resident now; they wait for this grid
   const int pairs = a.shape.tokens * a.shape.topk, experts = a.shape.experts;
   if (blockIdx.x > 0) { // clear the output, permute x
@@ -136,6 +143,7 @@ __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs 
     return;
   }
   __shared__ int count[kMaxExperts], offset[kMaxExperts], cursor[kMaxExperts];
+  for (int t = threadIdx.x; t < maxTiles; t += blockDim.x) r.tileDone[t] = 0;
   for (int e = threadIdx.x; e < experts; e += blockDim.x) count[e] = 0, cursor[e] = 0;
   __syncthreads();
   for (int p = threadIdx.x; p < pairs; p += blockDim.x) atomicAdd(&count[a.topkIds[p]], 1);
