@@ -8,9 +8,10 @@
 // dequantizes its weight fragment in registers (mma.cuh) and reuses it over
 // its NT token columns.
 // Both MMA operands use one k-permutation: over a BK-wide k tile, lane c of a
-// quad owns k [c*BK/4, (c+1)*BK/4), i.e. whole 16-element scale blocks, read
-// as one 16- (BK=128) or 8-byte (BK=64) word per weight row. Activations are
-// stored already permuted (routing.cuh, and the SwiGLU epilogue here).
+// quad owns k [c*BK/4, (c+1)*BK/4) (with two k groups, lane c of group kg owns
+// the slot kg*4 + c of BK/8), i.e. whole 16-element scale blocks, read as 16-
+// byte chunks (8 bytes at BK=64) per weight row (tile_layout.h). Activations
+// are stored already permuted (routing.cuh, and the SwiGLU epilogue here).
 // GATE_UP: the tile's rows interleave gate row i (MMA rows 0..7) with up row
 // I+i (rows 8..15), so each lane holds both halves of SwiGLU and writes the
 // bf16 activation. Down: the epilogue scales by the routing weight and adds

@@ -10,6 +10,7 @@
 #pragma once
 #include "mma.cuh"
 #include "routing.cuh"
+#include "tile_layout.h"
 
 namespace archscope::w4a16 {
 
@@ -51,26 +52,12 @@ struct GemmOperands {
   Routing routing;
 };
 
-/// Activation chunk swizzle: the 8 lanes of one LDS.128 phase (2 rows x 4
-/// lanes of a quad, same word) hit 8 distinct 16-byte bank groups. Chunk q
-/// belongs to slot q / WORDS, whose quad lane is (q / WORDS) & 3.
+/// The stage layout's swizzles and row map (tile_layout.h) for configuration C.
 template <class C> __device__ __forceinline__ int swizzleChunk(int n, int q) {
-  if constexpr (C::BK == 64) return q ^ (n & 1);
-  else return q ^ ((q / C::WORDS) & 3) ^ ((n & 1) << 2);
+  return activationChunkSwizzle<C::BK, C::WORDS>(n, q);
 }
-
-/// Weight chunk swizzle: with 128-byte rows (BK=256) rows g and g+1 would
-/// share banks; on odd rows, flipping the chunk's low bit separates them when
-/// a lane reads two chunks (slots 2c, 2c+1), bit 2 when it reads one.
 template <class C> __device__ __forceinline__ int swizzleWeightChunk(int row, int chunk) {
-  if constexpr (C::BK != 256) return chunk;
-  else return chunk ^ ((row & 1) << (C::WORDS == 8 ? 0 : 2));
-}
-
-/// Weight row of the expert for tile row `l` (see gemm.cuh, GATE_UP).
-template <bool GATE_UP> __device__ __forceinline__ int weightRow(int tileRow0, int l, int inter) {
-  if constexpr (GATE_UP) return tileRow0 / 2 + (l >> 4) * 8 + (l & 7) + ((l & 8) ? inter : 0);
-  else return tileRow0 + l;
+  return weightChunkSwizzle<C::BK, C::WORDS>(row, chunk);
 }
 
 /// Per-pair facts of one tile, in shared memory: where its activation row is,

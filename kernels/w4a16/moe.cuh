@@ -11,7 +11,8 @@
 //   moeGemm<Down>   act W2, times routing weight, added into `out`
 // Numerics versus the fp64 reference: the dequantized weights are exact in
 // bf16; the rounding is the bf16 SwiGLU output fed to W2 and fp32 sums.
-// Workspace: sorted pairs, tiles, and the bf16 activations (T*k x I).
+// Workspace: sorted pairs, tiles, per-tile done counts, the bf16 activations
+// (T*k x I) and the permuted x (routing.cuh).
 // On an H100/H200 (sm_90a build) tiles of many pairs take the wgmma GEMMs
 // instead (gemm_wgmma.cuh): same three launches, same operands, their own k
 // order of the activations and their own tile cut (routing.cuh).
