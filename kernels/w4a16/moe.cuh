@@ -120,9 +120,23 @@ cudaError_t launchDependent(void (*kernel)(Params...), dim3 grid, int threads, i
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
-inline cudaError_t launchRouting(dim3 grid, const MoeDeviceArgs& a, const Routing& routing, int tileTokens,
-                                 int tileRound, int maxTiles, cudaStream_t stream) {
-  return launchDependent(prepareRouting, grid, kRoutingThreads, 0, stream, a, routing, tileTokens, tileRound, maxTiles);
+/// Both paths' first launch: lays out the workspace, launches routing (tiles of
+/// at most tileTokens pairs; tileRound > 0: the wgmma path's balanced cut) and
+/// returns the two GEMMs' operands.
+inline cudaError_t startMoe(const MoeDeviceArgs& a, int maxTiles, int tileTokens, int tileRound, cudaStream_t stream,
+                            GemmOperands& up, GemmOperands& down) {
+  const MoeShape& s = a.shape;
+  const Routing routing = routingLayout(s, a.workspace, maxTiles);
+  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
+  if (cudaError_t err = launchDependent(prepareRouting, dim3(1 + clearBlocks), kRoutingThreads, 0, stream, a, routing,
+                                        tileTokens, tileRound, maxTiles);
+      err != cudaSuccess)
+    return err;
+  up = {a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
+        routing.x, a.topkWeights, a.out, routing};
+  down = {a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
+          routing.act, a.topkWeights, a.out, routing};
+  return cudaGetLastError();
 }
 
 template <class C, bool GATE_UP>
@@ -138,17 +152,8 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   const int maxTiles = maxGemmTiles(s, C::BN);
   if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
   if (cudaError_t err = allowSharedMemory<C>(); err != cudaSuccess) return err;
-  const Routing routing = routingLayout(s, a.workspace, maxTiles);
-
-  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
-  if (cudaError_t err = launchRouting(dim3(1 + clearBlocks), a, routing, C::BN, 0, maxTiles, stream); err != cudaSuccess)
-    return err;
-
-  const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
-                        routing.x, a.topkWeights, a.out, routing};
-  const GemmOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
-                          routing.act, a.topkWeights, a.out, routing};
-  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+  GemmOperands up, down;
+  if (cudaError_t err = startMoe(a, maxTiles, C::BN, 0, stream, up, down); err != cudaSuccess) return err;
   if (cudaError_t err = launchGemm<C, true>(dim3(2 * s.inter / C::BM, maxTiles), up, stream); err != cudaSuccess)
     return err;
   return launchGemm<C, false>(dim3((s.hidden + C::BM - 1) / C::BM, maxTiles), down, stream);
@@ -196,18 +201,8 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
     return err;
   }();
   if (allowed != cudaSuccess) return allowed;
-  const Routing routing = routingLayout(s, a.workspace, maxTiles);
-
-  const int clearBlocks = int(std::min<int64_t>(264, (int64_t(s.tokens) * s.hidden / 8 + 1023) / 1024));
-  if (cudaError_t err = launchRouting(dim3(1 + clearBlocks), a, routing, C::BN, C::NSTEP, maxTiles, stream);
-      err != cudaSuccess)
-    return err;
-
-  const GemmOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
-                        routing.x, a.topkWeights, a.out, routing};
-  const GemmOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
-                          routing.act, a.topkWeights, a.out, routing};
-  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+  GemmOperands up, down;
+  if (cudaError_t err = startMoe(a, maxTiles, C::BN, C::NSTEP, stream, up, down); err != cudaSuccess) return err;
   if (cudaError_t err = launchDependent(moeGemmWgmma<C, true>, dim3(2 * s.inter / C::BM, maxTiles), C::THREADS,
                                         C::SMEM_BYTES, stream, up);
       err != cudaSuccess)
