@@ -3,6 +3,7 @@
 #include "matchers/cuda/ArchGuardPass.h"
 
 #include "matchers/cuda/DeviceTarget.h"
+#include "matchers/cuda/HeaderDirectives.h"
 
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
@@ -19,6 +20,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 namespace archscope::cuda {
@@ -100,7 +102,8 @@ private:
 /// classifies their bodies. Tokens of regions not compiled never arrive.
 class KernelScanner {
 public:
-  void feed(const clang::Token &tok, bool inMainFile, int line) {
+  /// `line` gives the token's line (asked only for a kernel's name).
+  template <class LineOf> void feed(const clang::Token &tok, bool inMainFile, LineOf line) {
     if (depth_ > 0) return body(tok);
     if (!inMainFile) return;
     if (tok.is(clang::tok::identifier) && tok.getIdentifierInfo()->getName() == "__global__") {
@@ -109,7 +112,7 @@ public:
     }
     switch (state_) {
     case State::SawGlobal:
-      if (tok.is(clang::tok::identifier)) { pending_ = tok.getIdentifierInfo()->getName().str(); pendingLine_ = line; }
+      if (tok.is(clang::tok::identifier)) { pending_ = tok.getIdentifierInfo()->getName().str(); pendingLine_ = line(); }
       else if (tok.is(clang::tok::l_paren) && !pending_.empty()) {
         // __launch_bounds__(...) and __attribute__((...)) come before the name.
         bool attribute = pending_ == "__launch_bounds__" || pending_ == "__attribute__" || pending_ == "__cluster_dims__";
@@ -206,15 +209,23 @@ protected:
     return true;
   }
   void ExecuteAction() override {
-    clang::Preprocessor &pp = getCompilerInstance().getPreprocessor();
+    clang::CompilerInstance &ci = getCompilerInstance();
+    clang::Preprocessor &pp = ci.getPreprocessor();
+    clang::SourceManager &sm = ci.getSourceManager();
+    // Headers as their directives only (HeaderDirectives.h): no header code
+    // token reaches the loop below, which reads the main file's kernels.
+    std::optional<HeaderDirectives> headers;
+    if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) {
+      headers.emplace(ci.getFileManager(), main->getUniqueID());
+      pp.setDependencyDirectivesGetter(*headers);
+    }
     pp.EnterMainSourceFile();
-    clang::SourceManager &sm = getCompilerInstance().getSourceManager();
     clang::Token tok;
     for (pp.Lex(tok); tok.isNot(clang::tok::eof); pp.Lex(tok)) {
       if (!extract_) continue;
       auto loc = sm.getExpansionLoc(tok.getLocation());
       if (tok.getLocation().isMacroID() && globalExpansions_.count(loc.getRawEncoding())) continue;
-      kernels_.feed(tok, sm.isWrittenInMainFile(loc), int(sm.getSpellingLineNumber(loc)));
+      kernels_.feed(tok, sm.isWrittenInMainFile(loc), [&] { return int(sm.getSpellingLineNumber(loc)); });
     }
   }
 

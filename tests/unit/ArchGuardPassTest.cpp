@@ -105,3 +105,23 @@ TEST(ArchGuardPassInput, NestedRegionsInsideDeadCodeAreSkipped) {
   EXPECT_EQ(at(r, 2).byTarget.count("sm_90a"), 0u); // never reached on sm_90a
   EXPECT_EQ(at(r, 2).byTarget.at("sm_120a"), Branch::Taken);
 }
+
+// Headers are read through their directives alone (HeaderDirectives.h): their
+// macros, nested includes and per-target #if outcomes must still reach the
+// main file's directives, and their own kernels must not become its kernels.
+TEST(ArchGuardPassInput, HeaderMacrosDecideTheMainFilesBranches) {
+  auto r = cuda::runArchGuardPass(ARCHSCOPE_TESTS_DIR "/cuda/header_macros/uses_header_macros.cu",
+                                  targets({"sm_90a", "sm_100a", "sm_120a"}));
+  EXPECT_TRUE(r.errors.empty()) << r.errors.front();
+  EXPECT_TRUE(r.missingIncludes.empty());
+  EXPECT_EQ(at(r, 4).byTarget.at("sm_100a"), Branch::Taken); // set in arch_config.h
+  EXPECT_EQ(at(r, 4).byTarget.at("sm_120a"), Branch::NotTaken);
+  EXPECT_EQ(at(r, 7).byTarget.at("sm_90a"), Branch::NotTaken); // a function-like macro of the header
+  EXPECT_EQ(at(r, 7).byTarget.at("sm_120a"), Branch::Taken);
+  EXPECT_EQ(at(r, 10).byTarget.at("sm_120a"), Branch::Taken); // from the nested header
+  EXPECT_EQ(at(r, 10).byTarget.at("sm_100a"), Branch::NotTaken);
+  ASSERT_EQ(r.kernels.size(), 1u); // header_kernel is the header's
+  EXPECT_EQ(r.kernels[0].name, "tcgen05_path");
+  EXPECT_EQ(r.kernels[0].byTarget.at("sm_100a"), cuda::KernelBody::Code);
+  EXPECT_EQ(r.kernels[0].byTarget.at("sm_90a"), cuda::KernelBody::Absent);
+}
