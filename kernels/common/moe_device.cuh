@@ -3,6 +3,11 @@
 //
 // MoeDeviceArgs is what every family's launcher takes:
 //   cudaError_t launchMoe_<family>(const archscope::MoeDeviceArgs&, cudaStream_t);
+// A family whose kernels read the packed weights in a layout of their own
+// defines ARCHSCOPE_FAMILY_REPACKS_WEIGHTS and
+//   cudaError_t repackWeights_<family>(uint8_t* packed, size_t bytes, cudaStream_t);
+// which the probe runs once on each packed buffer after uploading it (as an
+// engine repacks when it loads a model), never inside a timed launch.
 // The launcher owns everything it does on the stream (including clearing
 // `out` if it accumulates): the probe poisons `out` with NaN before each
 // launch, so an element the kernel never writes fails the check.

@@ -29,6 +29,7 @@
 #define ARCHSCOPE_CAT(a, b) a##b
 #define ARCHSCOPE_ID(f) ARCHSCOPE_CAT(ARCHSCOPE_ID_, f)
 #define ARCHSCOPE_LAUNCH(f) ARCHSCOPE_CAT(launchMoe_, f)
+#define ARCHSCOPE_REPACK(f) ARCHSCOPE_CAT(repackWeights_, f)
 #define ARCHSCOPE_STR2(f) #f
 #define ARCHSCOPE_STR(f) ARCHSCOPE_STR2(f)
 
@@ -177,6 +178,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "CUDA error while allocating: %s\n", cudaGetErrorString(err));
     return 2;
   }
+#if defined(ARCHSCOPE_FAMILY_REPACKS_WEIGHTS) // the family's load-time weight layout
+  if (cudaError_t err = device.repackWeights(ARCHSCOPE_REPACK(ARCHSCOPE_FAMILY)); err != cudaSuccess) {
+    std::fprintf(stderr, "CUDA error while repacking the weights: %s\n", cudaGetErrorString(err));
+    return 2;
+  }
+#endif
   const double bound = bounds::forFamily(kFamily);
   bool allPass = true;
   const char* defaultConfig = std::getenv("ARCHSCOPE_W4A16_CONFIG");

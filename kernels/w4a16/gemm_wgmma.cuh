@@ -199,13 +199,7 @@ __device__ __forceinline__ uint64_t sw128Descriptor(uint32_t sharedAddr) {
 /// Pair P (0..3) of dequantWord: real k (3-P, 7-P) of the word, times the
 /// scale (both halves of `scale`).
 template <int P> __device__ __forceinline__ uint32_t dequantPair(uint32_t q, __nv_bfloat162 scale) {
-  constexpr uint32_t kSign = 0x80008000u, kMagnitude = 0x01C001C0u;
-  uint32_t v;
-  if constexpr (P == 0) v = (q & kSign) | ((q >> 6) & kMagnitude);
-  else if constexpr (P == 1) v = ((q << 4) & kSign) | ((q >> 2) & kMagnitude);
-  else if constexpr (P == 2) v = ((q << 8) & kSign) | ((q << 2) & kMagnitude);
-  else v = ((q << 12) & kSign) | ((q << 6) & kMagnitude);
-  return bf16x2Bits(__hmul2(asBf16x2(v), scale));
+  return bf16x2Bits(__hmul2(asBf16x2(unpackPair<P>(q)), scale));
 }
 
 /// The block scales of a lane's two rows as bf16 scale * 2^118: byte c of

@@ -1,11 +1,11 @@
 //===--- mma.cuh - w4a16: PTX wrappers and the NVFP4 -> bf16 dequantizer ---===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// The dequantizer works on one 32-bit word of 8 e2m1 nibbles (k0..k7, even k
-// low) and yields four bf16x2 registers in the order the GEMM feeds the MMA:
-// (k3,k7) (k2,k6) (k1,k5) (k0,k4). Both MMA operands use this same permutation
-// of k, so the dot product is unchanged, and each step is two shifts and a
-// bit-select instead of a table lookup.
+// The dequantizer works on one 32-bit word of 8 e2m1 (k0..k7), repacked at
+// load time (nibble_layout.h), and yields four bf16x2 registers in the order
+// the GEMM feeds the MMA: (k3,k7) (k2,k6) (k1,k5) (k0,k4). Both MMA operands
+// use this same permutation of k, so the dot product is unchanged, and each
+// pair is one to four shifts and masks instead of a table lookup.
 // Placing a nibble's sign at bit 15 and its 3 magnitude bits at bits 8..6 of a
 // bf16 gives exactly e2m1 * 2^-126 (subnormal for 0 and 0.5 too). Multiplying
 // by the block scale pre-multiplied by 2^118 gives e2m1 * scale * 2^-8, exact
@@ -13,6 +13,8 @@
 // epilogue multiplies by 2^8 with the global scale.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "nibble_layout.h"
+
 #include <cstdint>
 #include <cuda_bf16.h>
 
@@ -45,13 +47,10 @@ __device__ __forceinline__ void biasedScales(uint32_t bytes, uint32_t (&scale2)[
   for (int j = 0; j < 4; ++j) scale2[j] = __byte_perm(bytes, 0, 0x4040 + 0x0101 * j) * 16u + 0x77007700u;
 }
 
-/// Eight nibbles -> four scaled bf16x2 pairs (k3,k7) (k2,k6) (k1,k5) (k0,k4).
+/// Eight nibbles of a repacked word (nibble_layout.h) -> four scaled bf16x2
+/// pairs (k3,k7) (k2,k6) (k1,k5) (k0,k4).
 __device__ __forceinline__ void dequantWord(uint32_t q, uint32_t scale2, uint32_t (&pair)[4]) {
-  constexpr uint32_t kSign = 0x80008000u, kMagnitude = 0x01C001C0u;
-  pair[0] = (q & kSign) | ((q >> 6) & kMagnitude);
-  pair[1] = ((q << 4) & kSign) | ((q >> 2) & kMagnitude);
-  pair[2] = ((q << 8) & kSign) | ((q << 2) & kMagnitude);
-  pair[3] = ((q << 12) & kSign) | ((q << 6) & kMagnitude);
+  pair[0] = unpackPair<0>(q), pair[1] = unpackPair<1>(q), pair[2] = unpackPair<2>(q), pair[3] = unpackPair<3>(q);
 #pragma unroll
   for (int i = 0; i < 4; ++i) pair[i] = bf16x2Bits(__hmul2(asBf16x2(pair[i]), asBf16x2(scale2)));
 }

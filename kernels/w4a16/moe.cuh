@@ -9,6 +9,7 @@
 //   prepareRouting  sort pairs by expert, cut tiles, clear `out` (routing.cuh)
 //   moeGemm<GateUp> x W1 + SwiGLU -> bf16 activations in the workspace
 //   moeGemm<Down>   act W2, times routing weight, added into `out`
+// The packed weights are repacked once, when loaded (repackWeights_w4a16).
 // Numerics versus the fp64 reference: the dequantized weights are exact in
 // bf16; the rounding is the bf16 SwiGLU output fed to W2 and fp32 sums.
 // Workspace: sorted pairs, tiles, per-tile done counts, the bf16 activations
@@ -21,6 +22,7 @@
 #include "gemm.cuh"
 #include "gemm_wgmma.cuh"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -238,7 +240,28 @@ inline TileConfig chooseConfig(const MoeShape& s) {
   return perExpert <= 24 ? TileConfig::Medium : TileConfig::Prefill;
 }
 
+/// Rewrites NVFP4 weights in place into the layout the dequantizer reads
+/// (nibble_layout.h): a permutation of each 32-bit word's bits.
+__global__ void repackNibbleWords(uint32_t* words, size_t count) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x)
+    words[i] = repackNibbles(words[i]);
+}
+
 } // namespace archscope::w4a16
+
+/// The w4a16 GEMMs read their e2m1 weights repacked (nibble_layout.h), as
+/// Marlin-style engines repack theirs when a model is loaded: the probe calls
+/// this once on each packed weight buffer after uploading it, outside any
+/// timed launch. `bytes` is a multiple of 4 (K % 64 == 0).
+#define ARCHSCOPE_FAMILY_REPACKS_WEIGHTS 1
+inline cudaError_t repackWeights_w4a16(uint8_t* packed, size_t bytes, cudaStream_t stream) {
+  if (bytes % 4) return cudaErrorInvalidValue;
+  const size_t words = bytes / 4;
+  const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 8192));
+  if (blocks == 0) return cudaSuccess;
+  archscope::w4a16::repackNibbleWords<<<blocks, 256, 0, stream>>>(reinterpret_cast<uint32_t*>(packed), words);
+  return cudaGetLastError();
+}
 
 inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream_t stream) {
   using namespace archscope::w4a16;
