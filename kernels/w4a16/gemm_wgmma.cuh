@@ -18,13 +18,15 @@
 //  - each lane reads its two rows' scales with one 8-byte load and turns them
 //    into bf16 with one multiply-add (scalePair; subnormal scales take the
 //    exact path), dequantizes its rows' 16-element scale block (mma.cuh's
-//    nibble-to-bf16 step, block scale folded, 2^8 undone in the epilogue)
+//    step from repacked e2m1 to bf16, block scale folded, 2^8 undone in the
+//    epilogue)
 //    straight into the wgmma A fragment and issues 4 x wgmma m64nNk16, A from
 //    registers, B (activations) from shared memory through a matrix
 //    descriptor. The A registers hold a permutation of k (wgmma_layout.h); the
 //    activations are stored in global memory in the same order.
 // 173 issued instructions per k tile at N = 136 (SASS; run 5's loop: 229 at
-// N = 144), of which 76 dequantize and 12 are the wgmma and its fences.
+// N = 144), of which 76 dequantized (60 since the words are repacked at load
+// time, nibble_layout.h) and 12 are the wgmma and its fences.
 // Two ways to run the ring:
 //  - wgmmaTileSync (the configurations moe.cuh picks): all 256 threads copy
 //    AHEAD = S - 2 tiles ahead and meet at one barrier per k tile; S is the

@@ -1,7 +1,7 @@
 // Checks the k order and row maps of the w4a16 wgmma path
 // (kernels/w4a16/wgmma_layout.h) on the CPU: one BK = 64 k tile of a
 // warpgroup (64 weight rows) is dequantized into A fragments the way
-// gemm_wgmma.cuh does it (the mma.cuh bit trick emulated here, pairs (k3,k7)
+// gemm_wgmma.cuh does it (nibble_layout.h's repack and unpack, pairs (k3,k7)
 // (k2,k6) (k1,k5) (k0,k4) of each word), the fragments are read back into
 // matrices through CUTLASS's SM90 RS layout ALayout_64x16 evaluated literally
 // (Shape ((4,8,4),(2,2,2)), Stride ((128,1,16),(64,8,512)) over (m + 64 k)),
@@ -11,6 +11,7 @@
 // real k (the block scales read as the loader stores them and the kernel decodes them).
 // Also: the row maps, the scale and copy tables, the swizzled addresses, the balanced tile cut.
 #include "../../../kernels/common/nvfp4.h"
+#include "../../../kernels/w4a16/nibble_layout.h"
 #include "../../../kernels/w4a16/wgmma_layout.h"
 
 #include <gtest/gtest.h>
@@ -32,14 +33,15 @@ float bf16Bits(uint16_t b) {
   std::memcpy(&f, &u, 4);
   return f;
 }
-// gemm_wgmma.cuh dequantPair<P> before the scale multiply: e2m1 * 2^-126 in each half.
+// gemm_wgmma.cuh dequantPair<P> before the scale multiply, on NVFP4 word q as
+// the kernel sees it (repacked at load time): e2m1 * 2^-126 in each half.
 uint32_t dequantPairBits(uint32_t q, int p) {
-  constexpr uint32_t kSign = 0x80008000u, kMagnitude = 0x01C001C0u;
+  const uint32_t r = repackNibbles(q);
   switch (p) {
-  case 0: return (q & kSign) | ((q >> 6) & kMagnitude);
-  case 1: return ((q << 4) & kSign) | ((q >> 2) & kMagnitude);
-  case 2: return ((q << 8) & kSign) | ((q << 2) & kMagnitude);
-  default: return ((q << 12) & kSign) | ((q << 6) & kMagnitude);
+  case 0: return unpackPair<0>(r);
+  case 1: return unpackPair<1>(r);
+  case 2: return unpackPair<2>(r);
+  default: return unpackPair<3>(r);
   }
 }
 // Values of the two halves, block scale applied (the kernel's 2^118 bias and its 2^8 undo cancel).
