@@ -194,8 +194,8 @@ struct SkipMissingHeaders : clang::PPCallbacks {
 class GuardAction : public clang::PreprocessOnlyAction {
 public:
   GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing, KernelScanner &kernels,
-              bool extract)
-      : out_(out), missing_(missing), kernels_(kernels), extract_(extract) {}
+              bool extract, ScannedHeaders &headers)
+      : out_(out), missing_(missing), kernels_(kernels), extract_(extract), scans_(headers) {}
 
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
@@ -216,7 +216,7 @@ protected:
     // token reaches the loop below, which reads the main file's kernels.
     std::optional<HeaderDirectives> headers;
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) {
-      headers.emplace(ci.getFileManager(), main->getUniqueID());
+      headers.emplace(scans_, ci.getFileManager(), main->getUniqueID());
       pp.setDependencyDirectivesGetter(*headers);
     }
     pp.EnterMainSourceFile();
@@ -234,6 +234,7 @@ private:
   std::vector<std::string> &missing_;
   KernelScanner &kernels_;
   bool extract_;
+  ScannedHeaders &scans_;
   std::set<unsigned> globalExpansions_; ///< where `__global__` was a macro
 };
 
@@ -286,6 +287,8 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   std::map<std::string, std::vector<std::string>> failed; // error -> targets
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  ScannedHeaders headers; // shared by this file's passes
+
   for (const auto &t : targets) {
     std::vector<GuardDirective> directives;
     KernelScanner scan;
@@ -299,7 +302,7 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     command.insert(command.end(), args.begin(), args.end());
     command.push_back(path);
     clang::tooling::ToolInvocation invocation(
-        command, std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract),
+        command, std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract, headers),
         files.get());
     FirstErrorConsumer diagnostics(path);
     invocation.setDiagnosticConsumer(&diagnostics);
