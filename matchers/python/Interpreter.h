@@ -137,6 +137,14 @@ private:
   std::vector<ClassRef> backendClasses_;
   std::vector<GuardSite> activeGuards_;
   std::map<std::string, Value> pureCallCache_; ///< sink-less calls by function and arguments
+  /// `self.X = ...` assignments, indexed once per body (initAttribute): per class body
+  /// how many each target has, per __init__ body its direct ones; by node id.
+  struct SelfAssignments {
+    std::map<std::string, int> count;     ///< "self.X" -> assignments anywhere in the body
+    std::map<std::string, TSNode> direct; ///< "self.X" -> the last one directly in the body
+  };
+  const SelfAssignments &selfAssignments(const ParsedModule &pm, TSNode body);
+  std::map<const void *, SelfAssignments> selfAssignments_;
   long steps_ = kStepBudget;
   int sinkDepth_ = 3; ///< calls deeper than this report no facts
 

@@ -451,27 +451,34 @@ Value Interpreter::memberOf(const ClassRef &cls, const std::string &name) {
 }
 
 namespace {
-/// Counts the `self.NAME = ...` assignments under `node` (nested functions
-/// and classes excluded); `top` collects those directly in `node`'s block.
-int countSelfAssignments(const ParsedModule &pm, TSNode node, const std::string &target, bool top,
-                         TSNode &topAssignment) {
-  int n = 0;
+/// Adds the `self.X = ...` assignments under `node` to `into` (nested classes
+/// excluded; nested functions and compound statements included); `top`
+/// records those directly in `node`'s block.
+void collectSelfAssignments(const ParsedModule &pm, TSNode node, bool top, std::map<std::string, int> &count,
+                            std::map<std::string, TSNode> &direct) {
   for (TSNode stmt : namedChildren(node)) {
     std::string_view t = type(stmt);
     if (t == "expression_statement") {
-      for (TSNode e : namedChildren(stmt))
-        if (type(e) == "assignment" && pm.text(field(e, "left")) == target) {
-          ++n;
-          if (top) topAssignment = e;
-        }
+      for (TSNode e : namedChildren(stmt)) {
+        if (type(e) != "assignment") continue;
+        std::string target(pm.text(field(e, "left")));
+        if (target.rfind("self.", 0) != 0) continue;
+        if (top) direct[target] = e;
+        ++count[std::move(target)];
+      }
     } else if (t != "class_definition") {
       TSNode body = t == "function_definition" ? field(stmt, "body") : stmt;
-      n += countSelfAssignments(pm, body, target, false, topAssignment);
+      collectSelfAssignments(pm, body, false, count, direct);
     }
   }
-  return n;
 }
 } // namespace
+
+const Interpreter::SelfAssignments &Interpreter::selfAssignments(const ParsedModule &pm, TSNode body) {
+  auto [it, fresh] = selfAssignments_.try_emplace(body.id);
+  if (fresh) collectSelfAssignments(pm, body, true, it->second.count, it->second.direct);
+  return it->second;
+}
 
 Value Interpreter::initAttribute(const ClassRef &cls, const std::string &name) {
   static thread_local int depth = 0;
@@ -479,11 +486,14 @@ Value Interpreter::initAttribute(const ClassRef &cls, const std::string &name) {
   if (!init.is(Value::Kind::Func) || init.func.mod != cls.mod || depth > 4) return Value::unknown(name);
   const FuncRef &fn = init.func;
   const ParsedModule &pm = *fn.mod->parsed;
-  TSNode assignment{};
-  countSelfAssignments(pm, field(fn.def, "body"), "self." + name, true, assignment);
-  TSNode unused{};
-  if (isNull(assignment) || countSelfAssignments(pm, field(cls.def, "body"), "self." + name, false, unused) != 1)
-    return Value::unknown(name);
+  // Indexed once per body: a big class (SGLang's ServerArgs) is read for many attributes.
+  const std::string target = "self." + name;
+  const auto &inInit = selfAssignments(pm, field(fn.def, "body")).direct;
+  const auto found = inInit.find(target);
+  if (found == inInit.end()) return Value::unknown(name);
+  const auto &inClass = selfAssignments(*cls.mod->parsed, field(cls.def, "body")).count;
+  if (const auto n = inClass.find(target); n == inClass.end() || n->second != 1) return Value::unknown(name);
+  const TSNode assignment = found->second;
   Frame f{fn.mod, {}, 1, nullptr};
   for (TSNode stmt : namedChildren(field(fn.def, "body"))) {
     if (ts_node_start_byte(stmt) >= ts_node_start_byte(assignment)) break;
