@@ -19,15 +19,19 @@ Module *ModuleIndex::moduleForFile(const SourceTree &tree, const SourceFile &fil
 }
 
 Module *ModuleIndex::load(const SourceTree &tree, const SourceFile &file) {
-  {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
     if (auto it = modules_.find(file.path); it != modules_.end()) return it->second.get();
+    if (parsing_.insert(file.path).second) break;
+    parsed_.wait(lock); // another thread is parsing this file: a second parse would be thrown away
   }
-  auto m = parse(tree, file); // outside the lock: parses run in parallel
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  auto [it, inserted] = modules_.emplace(file.path, std::move(m));
-  if (inserted && it->second->parsed->hasErrors())
-    warnings_.push_back(file.path + ": syntax errors; using the parts that parse");
+  lock.unlock();
+  auto m = parse(tree, file); // outside the lock: parses run in parallel (parse loads no other module)
+  lock.lock();
+  parsing_.erase(file.path);
+  auto it = modules_.emplace(file.path, std::move(m)).first;
+  if (it->second->parsed->hasErrors()) warnings_.push_back(file.path + ": syntax errors; using the parts that parse");
+  parsed_.notify_all();
   return it->second.get();
 }
 

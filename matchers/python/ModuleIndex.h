@@ -11,9 +11,11 @@
 #include "matchers/python/PythonSyntax.h"
 #include "matchers/source/SourceTree.h"
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +63,10 @@ private:
 
   std::vector<SourceTree> trees_;
   std::map<std::string, std::unique_ptr<Module>> modules_; ///< by file path
+  std::set<std::string> parsing_; ///< paths a thread is parsing now: others wait for it
   std::vector<std::string> warnings_;
-  std::recursive_mutex mutex_;
+  std::mutex mutex_;
+  std::condition_variable parsed_; ///< a parse finished
 };
 
 } // namespace archscope::py
