@@ -35,6 +35,17 @@ QuantProfile parseQuant(const std::string &path, const YAML::Node &n) {
   return q;
 }
 
+/// `key: {backend: item, or [items]}` (profile `backend.families`, `backend.cubins`).
+std::map<std::string, std::vector<std::string>> backendLists(const std::string &path, const YAML::Node &node,
+                                                             const char *key, const char *items) {
+  if (!node.IsMap()) throw inputError(yaml::where(path, node) + ": '" + key + "' must map backends to " + items);
+  std::map<std::string, std::vector<std::string>> lists;
+  for (const auto &kv : node)
+    lists[yaml::str(path, kv.first, "backend")] =
+        kv.second.IsSequence() ? yaml::strList(path, kv.second, key) : std::vector<std::string>{yaml::str(path, kv.second, key)};
+  return lists;
+}
+
 } // namespace
 
 Profile Profile::load(const std::string &path) {
@@ -54,20 +65,8 @@ Profile Profile::load(const std::string &path) {
       for (auto &s : yaml::strList(path, b["selectors"], "selectors")) p.selectors.insert(s);
       for (auto &s : yaml::strList(path, b["quant_flags"], "quant_flags")) p.quantFlags.insert(s);
       p.backends = yaml::strList(path, b["rows"], "rows");
-      if (auto f = b["families"]) {
-        if (!f.IsMap()) throw inputError(yaml::where(path, f) + ": 'families' must map backends to kernel families");
-        for (const auto &kv : f)
-          p.families[yaml::str(path, kv.first, "backend")] =
-              kv.second.IsSequence() ? yaml::strList(path, kv.second, "families")
-                                     : std::vector<std::string>{yaml::str(path, kv.second, "families")};
-      }
-      if (auto c = b["cubins"]) {
-        if (!c.IsMap()) throw inputError(yaml::where(path, c) + ": 'cubins' must map backends to cubin folders");
-        for (const auto &kv : c)
-          p.cubins[yaml::str(path, kv.first, "backend")] =
-              kv.second.IsSequence() ? yaml::strList(path, kv.second, "cubins")
-                                     : std::vector<std::string>{yaml::str(path, kv.second, "cubins")};
-      }
+      if (auto f = b["families"]) p.families = backendLists(path, f, "families", "kernel families");
+      if (auto c = b["cubins"]) p.cubins = backendLists(path, c, "cubins", "cubin folders");
     }
     for (const auto &q : root["quants"]) p.quants.push_back(parseQuant(path, q));
     if (auto a = root["attributes"]) {
