@@ -105,7 +105,7 @@ def run_ncu(binary, spec, out_dir):
             ["--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis", "--section", "MemoryWorkloadAnalysis",
              "--section", "LaunchStats", "--section", "Occupancy", "--section", "WarpStateStats",
              "--section", "InstructionStats"])
-    cmd = ["ncu", "--clock-control", "none", "-k", "regex:moeGemm", "-c", "2"] + what + [
+    cmd = ["ncu", "--clock-control", "none", "-k", "regex:moeGemm|gemv", "-c", "2"] + what + [
            binary, "--tokens", str(tokens), "--hidden", str(shape["hidden"]),
            "--inter", str(shape["inter"]), "--experts", str(shape["experts"]), "--topk", str(shape["topk"]),
            "--check-tokens", "1"]
@@ -117,7 +117,7 @@ def run_ncu(binary, spec, out_dir):
         text = f"TIMED OUT\n{timeout.stdout or ''}"
     with open(report, "w") as f:
         f.write(f"$ {' '.join(cmd)}\n{text}")
-    keys = ("moeGemm", "Duration", "stalled", "pipe_tensor", "gpu__time", "ERROR", "rror", "Compute (SM) Throughput", "Memory Throughput", "L2 Cache Throughput",
+    keys = ("moeGemm", "gemv", "Duration", "stalled", "pipe_tensor", "gpu__time", "ERROR", "rror", "Compute (SM) Throughput", "Memory Throughput", "L2 Cache Throughput",
             "DRAM Throughput", "Registers Per Thread", "Achieved Occupancy", "Issue Slots Busy",
             "Executed Ipc Active", "L1/TEX Hit Rate", "L2 Hit Rate", "Warp Cycles Per Issued Instruction")
     print(f"ncu {spec} ({time.time() - started:.0f}s):")

@@ -21,6 +21,7 @@
 #pragma once
 #include "gemm.cuh"
 #include "gemm_wgmma.cuh"
+#include "gemv.cuh"
 
 #include <algorithm>
 #include <cstdlib>
@@ -57,13 +58,18 @@ using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
 using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
+// T = 1 (gemv.cuh): <warps, k tiles in registers, CTAs per SM>.
+using GemvDepth2Config = GemvConfig<4, 2, 6>;
+using GemvDepth3Config = GemvConfig<4, 3, 5>;
+using GemvDepth4Config = GemvConfig<4, 4, 4>;
+
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2
+  DecodeK2, Gemv, GemvDepth3, GemvDepth4
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2"};
+                                            "decode-k2", "gemv", "gemv-d3", "gemv-d4"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -213,6 +219,34 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
                          C::SMEM_BYTES, stream, down);
 }
 
+/// The T = 1 path (gemv.cuh): two launches, no routing launch.
+template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+  const MoeShape& s = a.shape;
+  constexpr int kMaxShared = 160 * 1024;
+  if (!s.valid() || s.pairs() > 65535 || gemvSharedBytes(std::max(s.hidden, s.inter)) > kMaxShared ||
+      a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
+    return cudaErrorInvalidValue;
+  static const cudaError_t allowed = [] {
+    cudaError_t err = cudaFuncSetAttribute(gemvGateUp<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
+    if (err == cudaSuccess)
+      err = cudaFuncSetAttribute(gemvDown<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
+    return err;
+  }();
+  if (allowed != cudaSuccess) return allowed;
+  MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
+  const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
+                        s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};
+  const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
+                          s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
+  const unsigned pairs = unsigned(s.pairs());
+  if (cudaError_t err = launchDependent(gemvGateUp<C>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
+                                        gemvSharedBytes(s.hidden), stream, up);
+      err != cudaSuccess)
+    return err;
+  return launchDependent(gemvDown<C>, dim3((s.hidden / 16 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
+                         gemvSharedBytes(s.inter), stream, down);
+}
+
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
 /// kTileConfigNames) overrides it, for tuning runs only. On sm_90a builds
 /// running on a CC 9.0 GPU, many pairs per expert take the wgmma path.
@@ -276,6 +310,9 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
+  case TileConfig::Gemv: return launchWithGemvConfig<GemvDepth2Config>(a, stream);
+  case TileConfig::GemvDepth3: return launchWithGemvConfig<GemvDepth3Config>(a, stream);
+  case TileConfig::GemvDepth4: return launchWithGemvConfig<GemvDepth4Config>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

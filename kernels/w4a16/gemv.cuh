@@ -1,0 +1,237 @@
+//===--- gemv.cuh - w4a16: one token's MoE as two weight-streaming GEMVs ---===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// At T = 1 every routed expert sees one pair, and the tiled GEMMs (gemm.cuh)
+// pay for what buys nothing there: a sorting launch, a shared-memory ring with
+// a CTA barrier per k tile, grids that fill the GPU badly. Here each warp owns
+// 16 weight rows of one pair's expert and streams them from global memory
+// straight into registers, DEPTH k tiles ahead, with gemm.cuh's fragment
+// mapping and k permutation (lane c of a quad owns k [c*64, c*64+64) of each
+// 256-wide k tile), so the same dequantizer and mma.sync apply; the pair's
+// activation row sits in shared memory and feeds MMA column 0. Two launches:
+//   gemvGateUp  reads its pair's expert itself (no routing launch), clears
+//               `out`; W1 x + SwiGLU -> bf16 activations [pair][I] (workspace)
+//   gemvDown    issues its first weight loads, then waits for the gate/up
+//               grid (programmatic dependent launch); act W2 times the routing
+//               weight, added into `out`.
+// Any T is computed right (one grid row per pair: an expert routed to twice
+// is streamed twice), so moe.cuh picks this path only for T = 1.
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "mma.cuh"
+
+#include "../common/moe_device.cuh"
+
+namespace archscope::w4a16 {
+
+/// WARPS warps per CTA, each on its own 16 rows; DEPTH k tiles in registers
+/// per warp (DEPTH - 1 in flight while one is computed); MIN_CTAS caps
+/// registers (__launch_bounds__).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32;
+  static constexpr int BK = 256;
+};
+
+struct GemvOperands {
+  const uint8_t* packed; // [E][rowsPerExpert][K/2], repacked (nibble_layout.h)
+  const uint8_t* scales; // [E][rowsPerExpert][K/16]
+  const float* global;   // [E]
+  int rowsPerExpert, K, inter, hidden, topk, tokens;
+  const int32_t* topkIds;
+  const float* topkWeights;
+  const MoeBf16* x;      // gate/up: the tokens [T][H]; down: the activations [T*k][I], k permuted
+  MoeBf16* act;          // [T*k][I] SwiGLU output, k permuted (mma.cuh)
+  float* out;            // [T][H]
+};
+
+/// One lane's share of one 256-wide k tile for its rows g and g + 8: 64 e2m1
+/// (two 16-byte chunks) and their four ue4m3 scales, per row.
+struct GemvKTile {
+  uint4 w[2][2];
+  uint32_t s[2];
+};
+
+/// A lane's two weight rows at its k offset in k tile 0.
+struct GemvRows {
+  const uint8_t* w[2];
+  const uint8_t* s[2];
+};
+
+// Weights are read once per launch: not kept in L1. Volatile, so that the
+// down GEMM's first loads stay ahead of its griddepcontrol.wait.
+__device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
+  uint32_t v;
+  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
+  return v;
+}
+
+__device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int top, int bottom, int c) {
+  const size_t row0 = size_t(expert) * op.rowsPerExpert;
+  GemvRows r;
+  const int rows[2] = {top, bottom};
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + c * 32;
+    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + c * 4;
+  }
+  return r;
+}
+
+/// k tile kt, or zeros where the lane's 64 k lie past K (a partial last tile).
+__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, bool valid, GemvKTile& t) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    if (valid) {
+      const uint8_t* w = r.w[h] + size_t(kt) * 128;
+      t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + 16);
+      t.s[h] = loadScaleWord(r.s[h] + size_t(kt) * 16);
+    } else {
+      t.w[h][0] = t.w[h][1] = make_uint4(0, 0, 0, 0);
+      t.s[h] = 0;
+    }
+  }
+}
+
+// The activation row in shared memory, in 16-byte chunks of 8 (k permuted):
+// each lane's 64 k (8 chunks) padded to 144 bytes, so that the four lanes of
+// quad 0 reading their chunk w hit four different bank groups.
+constexpr int kGemvGroupBytes = 144;
+__host__ __device__ inline int gemvSharedBytes(int K) { return (K + 255) / 256 * 4 * kGemvGroupBytes; }
+
+__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* xGroup, float (&acc)[4]) {
+  uint32_t scaleTop[4], scaleBottom[4];
+  biasedScales(t.s[0], scaleTop);
+  biasedScales(t.s[1], scaleBottom);
+  const uint32_t top[8] = {t.w[0][0].x, t.w[0][0].y, t.w[0][0].z, t.w[0][0].w,
+                           t.w[0][1].x, t.w[0][1].y, t.w[0][1].z, t.w[0][1].w};
+  const uint32_t bottom[8] = {t.w[1][0].x, t.w[1][0].y, t.w[1][0].z, t.w[1][0].w,
+                              t.w[1][1].x, t.w[1][1].y, t.w[1][1].z, t.w[1][1].w};
+#pragma unroll
+  for (int w = 0; w < 8; ++w) {
+    uint32_t up[4], down[4]; // rows g and g + 8
+    dequantWord(top[w], scaleTop[w / 2], up);
+    dequantWord(bottom[w], scaleBottom[w / 2], down);
+    const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
+    // Column 0 is the pair (quad 0's lanes); the other columns are zero.
+    const uint4 b = xGroup ? *reinterpret_cast<const uint4*>(xGroup + w * 16) : make_uint4(0, 0, 0, 0);
+    mmaBf16(acc, a0, b.x, b.y);
+    mmaBf16(acc, a1, b.z, b.w);
+  }
+}
+
+/// The k loop: DEPTH tiles in registers, each refilled right after it is used.
+template <int DEPTH>
+__device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs, bool column,
+                                           int c, GemvKTile (&buf)[DEPTH], float (&acc)[4]) {
+  for (int base = 0; base < kTiles; base += DEPTH) {
+#pragma unroll
+    for (int d = 0; d < DEPTH; ++d) {
+      const int kt = base + d;
+      if (kt >= kTiles) break;
+      computeKTile(buf[d], column ? xs + (kt * 4 + c) * kGemvGroupBytes : nullptr, acc);
+      if (kt + DEPTH < kTiles) loadKTile(r, kt + DEPTH, kt + DEPTH < laneTiles, buf[d]);
+    }
+  }
+}
+
+template <int DEPTH>
+__device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int laneTiles, GemvKTile (&buf)[DEPTH]) {
+#pragma unroll
+  for (int d = 0; d < DEPTH; ++d)
+    if (d < kTiles) loadKTile(r, d, d < laneTiles, buf[d]);
+}
+
+/// Stages an activation row of K bf16 into the padded layout, zero past K;
+/// PERMUTE: it is in natural k order (the tokens) and is permuted here.
+template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* row, int K, uint8_t* xs) {
+  const int chunks = gemvSharedBytes(K) / kGemvGroupBytes * 8;
+  for (int q = threadIdx.x; q < chunks; q += blockDim.x) {
+    uint4 v = make_uint4(0, 0, 0, 0);
+    if (q * 8 < K) {
+      const uint4* src = reinterpret_cast<const uint4*>(row) + q;
+      if constexpr (PERMUTE) {
+        uint32_t pair[4];
+        permuteActivations(__ldg(src), pair);
+        v = make_uint4(pair[0], pair[1], pair[2], pair[3]);
+      } else {
+        v = __ldcg(src); // written by the gate/up grid: read through L2
+      }
+    }
+    *reinterpret_cast<uint4*>(xs + (q / 8) * kGemvGroupBytes + (q % 8) * 16) = v;
+  }
+}
+
+/// k tiles holding data for lane c: its 64 k of tile kt exist iff kt*256 + c*64 < K.
+__device__ __forceinline__ int laneKTiles(int K, int c) { return K > c * 64 ? (K - c * 64 + 255) / 256 : 0; }
+
+/// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
+/// (the router that wrote topkIds; the previous MoE's down GEMM adding into
+/// `out`) before touching memory, then lets the down grid start.
+template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperands op) {
+  waitPrimaryGrid();
+  allowDependentGrid();
+  extern __shared__ __align__(16) uint8_t xs[];
+  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
+  const int expert = op.topkIds[pair], token = pair / op.topk;
+  const int i = (blockIdx.x * C::WARPS + warp) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
+  const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
+  const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
+  const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
+  GemvKTile buf[C::DEPTH];
+  if (hasRows) prefetchRows(rows, kTiles, laneTiles, buf);
+
+  // Clear `out` (the down grid adds into it after this grid has completed).
+  const int cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
+  float4* out = reinterpret_cast<float4*>(op.out);
+  for (int q = cta * C::THREADS + threadIdx.x, n = op.tokens * op.hidden / 4; q < n; q += ctas * C::THREADS)
+    out[q] = make_float4(0.f, 0.f, 0.f, 0.f);
+  stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
+  __syncthreads();
+  if (!hasRows) return;
+
+  float acc[4] = {};
+  streamRows(rows, kTiles, laneTiles, xs, g == 0, c, buf, acc);
+  if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
+    const float scale = op.global[expert] * kUnbias, gate = acc[0] * scale, up = acc[2] * scale;
+    const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
+    op.act[size_t(pair) * op.inter + column] = __float2bfloat16_rn(gate / (1.0f + __expf(-gate)) * up);
+  }
+}
+
+/// Grid (ceil(H/16 / WARPS), T*k). Starts while the gate/up grid runs (its
+/// inputs: topkIds, complete before that grid could start, and the weights),
+/// and waits for it before reading the activations.
+template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
+  allowDependentGrid(); // the next MoE's first grid waits for this one before touching memory
+  extern __shared__ __align__(16) uint8_t xs[];
+  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
+  const int expert = __ldcg(op.topkIds + pair), token = pair / op.topk;
+  const int h = (blockIdx.x * C::WARPS + warp) * 16 + g; // rows h and h + 8
+  const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
+  const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
+  const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
+  GemvKTile buf[C::DEPTH];
+  if (hasRows) prefetchRows(rows, kTiles, laneTiles, buf);
+
+  waitPrimaryGrid(); // the activations, and `out` cleared
+  stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
+  __syncthreads();
+  if (!hasRows) return;
+
+  float acc[4] = {};
+  streamRows(rows, kTiles, laneTiles, xs, g == 0, c, buf, acc);
+  if (c == 0) {
+    const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
+    float* out = op.out + size_t(token) * op.hidden + h;
+    atomicAdd(out, acc[0] * weight);
+    atomicAdd(out + 8, acc[2] * weight);
+  }
+}
+
+} // namespace archscope::w4a16
