@@ -25,10 +25,11 @@
 namespace archscope::w4a16 {
 
 /// WARPS warps per CTA, each on its own 16 rows; DEPTH k tiles in registers
-/// per warp (DEPTH - 1 in flight while one is computed); MIN_CTAS caps
-/// registers (__launch_bounds__).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_> struct GemvConfig {
-  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32;
+/// per warp (DEPTH - 1 in flight while one is computed), or with RING > 0 a
+/// RING-deep ring of k tiles per warp in shared memory (cp.async) instead;
+/// MIN_CTAS caps registers (__launch_bounds__).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int RING_ = 0> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32, RING = RING_;
   static constexpr int BK = 256;
 };
 
@@ -125,6 +126,75 @@ __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* 
   }
 }
 
+// A warp's ring stage: [row half * 2 + chunk][lane] 16-byte weight chunks,
+// then [row half][lane] scale words. Each lane reads back only what it copied
+// itself, so cp.async.wait_group alone orders a stage (no barrier at all).
+constexpr int kRingStageBytes = 4 * 32 * 16 + 2 * 32 * 4;
+template <class C> __host__ __device__ constexpr int gemvRingBytes() { return C::WARPS * C::RING * kRingStageBytes; }
+template <class C> __host__ __device__ inline int gemvKernelSharedBytes(int K) {
+  return gemvSharedBytes(K) + gemvRingBytes<C>();
+}
+
+__device__ __forceinline__ void issueRingTile(const GemvRows& r, int kt, bool valid, uint32_t stage, int lane) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) // a lane past K copies nothing and gets zeros (a valid address, 0 source bytes)
+      copyAsyncTo<16>(stage + (h * 2 + j) * 512 + lane * 16, valid ? r.w[h] + size_t(kt) * 128 + j * 16 : r.w[h],
+                      valid ? 16 : 0);
+    copyAsyncTo<4>(stage + 2048 + h * 128 + lane * 4, valid ? r.s[h] + size_t(kt) * 16 : r.s[h], valid ? 4 : 0);
+  }
+}
+
+__device__ __forceinline__ void readRingTile(const uint8_t* stage, int lane, GemvKTile& t) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) t.w[h][j] = *reinterpret_cast<const uint4*>(stage + (h * 2 + j) * 512 + lane * 16);
+    t.s[h] = *reinterpret_cast<const uint32_t*>(stage + 2048 + h * 128 + lane * 4);
+  }
+}
+
+/// The first RING tiles of a warp's rows, one cp.async group each (empty past kTiles).
+template <int RING>
+__device__ __forceinline__ void prefetchRing(const GemvRows& r, int kTiles, int laneTiles, uint8_t* ring, int lane) {
+  const uint32_t base = sharedAddress(ring);
+#pragma unroll
+  for (int s = 0; s < RING; ++s) {
+    if (s < kTiles) issueRingTile(r, s, s < laneTiles, base + s * kRingStageBytes, lane);
+    commitAsync();
+  }
+}
+
+/// The k loop over the ring: tile kt is the oldest of RING groups in flight;
+/// once computed, its stage takes tile kt + RING.
+template <int RING>
+__device__ __forceinline__ void streamRing(const GemvRows& r, int kTiles, int laneTiles, uint8_t* ring, const uint8_t* xs,
+                                           bool column, int c, int lane, float (&acc)[4]) {
+  const uint32_t base = sharedAddress(ring);
+  int stage = 0;
+  for (int kt = 0; kt < kTiles; ++kt) {
+    waitAsync<RING - 1>();
+    GemvKTile t;
+    readRingTile(ring + stage * kRingStageBytes, lane, t);
+    computeKTile(t, column ? xs + (kt * 4 + c) * kGemvGroupBytes : nullptr, acc);
+    if (kt + RING < kTiles) issueRingTile(r, kt + RING, kt + RING < laneTiles, base + stage * kRingStageBytes, lane);
+    commitAsync();
+    stage = stage + 1 == RING ? 0 : stage + 1;
+  }
+}
+
+/// The two sources of k tiles behind one interface: registers or the ring.
+template <class C> struct GemvStream {
+  GemvKTile buf[C::DEPTH];
+  uint8_t* ring;
+  __device__ __forceinline__ GemvStream(uint8_t* smem, int K)
+      : ring(smem + gemvSharedBytes(K) + threadIdx.x / 32 * C::RING * kRingStageBytes) {}
+  __device__ __forceinline__ void prefetch(const GemvRows& r, int kTiles, int laneTiles);
+  __device__ __forceinline__ void run(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs, bool column,
+                                      int c, float (&acc)[4]);
+};
+
 /// The k loop: DEPTH tiles in registers, each refilled right after it is used.
 template <int DEPTH>
 __device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs, bool column,
@@ -145,6 +215,17 @@ __device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int 
 #pragma unroll
   for (int d = 0; d < DEPTH; ++d)
     if (d < kTiles) loadKTile(r, d, d < laneTiles, buf[d]);
+}
+
+template <class C> __device__ __forceinline__ void GemvStream<C>::prefetch(const GemvRows& r, int kTiles, int laneTiles) {
+  if constexpr (C::RING > 0) prefetchRing<C::RING>(r, kTiles, laneTiles, ring, threadIdx.x % 32);
+  else prefetchRows(r, kTiles, laneTiles, buf);
+}
+template <class C>
+__device__ __forceinline__ void GemvStream<C>::run(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs,
+                                                   bool column, int c, float (&acc)[4]) {
+  if constexpr (C::RING > 0) streamRing<C::RING>(r, kTiles, laneTiles, ring, xs, column, c, threadIdx.x % 32, acc);
+  else streamRows(r, kTiles, laneTiles, xs, column, c, buf, acc);
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
@@ -183,8 +264,8 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
   const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
-  GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows(rows, kTiles, laneTiles, buf);
+  GemvStream<C> stream(xs, op.K);
+  if (hasRows) stream.prefetch(rows, kTiles, laneTiles);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const int cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
@@ -196,7 +277,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows(rows, kTiles, laneTiles, xs, g == 0, c, buf, acc);
+  stream.run(rows, kTiles, laneTiles, xs, g == 0, c, acc);
   if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
     const float scale = op.global[expert] * kUnbias, gate = acc[0] * scale, up = acc[2] * scale;
     const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
@@ -216,8 +297,8 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
   const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
-  GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows(rows, kTiles, laneTiles, buf);
+  GemvStream<C> stream(xs, op.K);
+  if (hasRows) stream.prefetch(rows, kTiles, laneTiles);
 
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
@@ -225,7 +306,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows(rows, kTiles, laneTiles, xs, g == 0, c, buf, acc);
+  stream.run(rows, kTiles, laneTiles, xs, g == 0, c, acc);
   if (c == 0) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;
