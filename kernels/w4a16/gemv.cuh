@@ -5,17 +5,21 @@
 // pay for what buys nothing there: a sorting launch, a shared-memory ring with
 // a CTA barrier per k tile, grids that fill the GPU badly. Here each warp owns
 // 16 weight rows of one pair's expert and streams them from global memory
-// straight into registers, DEPTH k tiles ahead, with gemm.cuh's fragment
-// mapping and k permutation (lane c of a quad owns k [c*64, c*64+64) of each
-// 256-wide k tile), so the same dequantizer and mma.sync apply; the pair's
-// activation row sits in shared memory and feeds MMA column 0. Two launches:
+// straight into registers, DEPTH k tiles ahead (a shared-memory cp.async ring
+// per warp was timed too: about half as fast, kernels/README.md). The MMA is
+// gemm.cuh's m16n8k16 with the same dequantizer and the same k permutation
+// inside each group of 8; the pair's activation row, in shared memory, is MMA
+// column 0. Two launches:
 //   gemvGateUp  reads its pair's expert itself (no routing launch), clears
 //               `out`; W1 x + SwiGLU -> bf16 activations [pair][I] (workspace)
 //   gemvDown    issues its first weight loads, then waits for the gate/up
 //               grid (programmatic dependent launch); act W2 times the routing
 //               weight, added into `out`.
+// Lane c of a quad owns, in each 256-wide k tile, the 16-byte chunks c and
+// c + 4 of a weight row (k [32c, 32c + 32) and [128 + 32c, 160 + 32c)), so one
+// load instruction reads 64 contiguous bytes of each of 8 rows: whole sectors.
 // Any T is computed right (one grid row per pair: an expert routed to twice
-// is streamed twice), so moe.cuh picks this path only for T = 1.
+// is streamed twice), so moe.cuh picks this path only when few experts repeat.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "mma.cuh"
@@ -25,11 +29,10 @@
 namespace archscope::w4a16 {
 
 /// WARPS warps per CTA, each on its own 16 rows; DEPTH k tiles in registers
-/// per warp (DEPTH - 1 in flight while one is computed), or with RING > 0 a
-/// RING-deep ring of k tiles per warp in shared memory (cp.async) instead;
-/// MIN_CTAS caps registers (__launch_bounds__).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_, int RING_ = 0> struct GemvConfig {
-  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32, RING = RING_;
+/// per warp (DEPTH - 1 in flight while one is computed); MIN_CTAS caps
+/// registers (__launch_bounds__).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32;
   static constexpr int BK = 256;
 };
 
@@ -45,11 +48,11 @@ struct GemvOperands {
   float* out;            // [T][H]
 };
 
-/// One lane's share of one 256-wide k tile for its rows g and g + 8: 64 e2m1
-/// (two 16-byte chunks) and their four ue4m3 scales, per row.
+/// One lane's share of one k tile for its rows g and g + 8: two 16-byte
+/// chunks of e2m1 per row, and their four ue4m3 scales as two byte pairs.
 struct GemvKTile {
-  uint4 w[2][2];
-  uint32_t s[2];
+  uint4 w[2][2];     // [row][chunk]
+  uint32_t s[2][2];  // [row][chunk]: the chunk's two scales in the low 16 bits
 };
 
 /// A lane's two weight rows at its k offset in k tile 0.
@@ -66,9 +69,9 @@ __device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
-  uint32_t v;
-  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
+__device__ __forceinline__ uint32_t loadScalePair(const uint8_t* p) {
+  uint16_t v;
+  asm volatile("ld.global.nc.u16 %0, [%1];\n" : "=h"(v) : "l"(p));
   return v;
 }
 
@@ -78,160 +81,93 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert,
   const int rows[2] = {top, bottom};
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + c * 32;
-    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + c * 4;
+    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + c * 16;
+    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + c * 2;
   }
   return r;
 }
 
-/// k tile kt, or zeros where the lane's 64 k lie past K (a partial last tile).
-__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, bool valid, GemvKTile& t) {
+/// k tile kt; a chunk whose 32 k lie past K (a partial last tile) is zeros.
+__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int K, int c, GemvKTile& t) {
+  const int k0 = kt * 256;
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    if (valid) {
-      const uint8_t* w = r.w[h] + size_t(kt) * 128;
-      t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + 16);
-      t.s[h] = loadScaleWord(r.s[h] + size_t(kt) * 16);
-    } else {
-      t.w[h][0] = t.w[h][1] = make_uint4(0, 0, 0, 0);
-      t.s[h] = 0;
+  for (int j = 0; j < 2; ++j) {
+    const bool valid = k0 + 256 <= K || k0 + j * 128 + c * 32 < K;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      if (valid) {
+        t.w[h][j] = loadStreaming(r.w[h] + size_t(kt) * 128 + j * 64);
+        t.s[h][j] = loadScalePair(r.s[h] + size_t(kt) * 16 + j * 8);
+      } else {
+        t.w[h][j] = make_uint4(0, 0, 0, 0);
+        t.s[h][j] = 0;
+      }
     }
   }
 }
 
-// The activation row in shared memory, in 16-byte chunks of 8 (k permuted):
-// each lane's 64 k (8 chunks) padded to 144 bytes, so that the four lanes of
-// quad 0 reading their chunk w hit four different bank groups.
-constexpr int kGemvGroupBytes = 144;
-__host__ __device__ inline int gemvSharedBytes(int K) { return (K + 255) / 256 * 4 * kGemvGroupBytes; }
+// The activation row in shared memory, in 16-byte chunks of 8 k (permuted):
+// each run of 4 chunks (one lane's chunk of a weight row) padded to 80 bytes,
+// so that the four lanes of quad 0 reading their word w hit four different
+// bank groups.
+constexpr int kGemvRunBytes = 80;
+__host__ __device__ inline int gemvSharedBytes(int K) { return (K + 255) / 256 * 8 * kGemvRunBytes; }
 
-__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* xGroup, float (&acc)[4]) {
-  uint32_t scaleTop[4], scaleBottom[4];
-  biasedScales(t.s[0], scaleTop);
-  biasedScales(t.s[1], scaleBottom);
-  const uint32_t top[8] = {t.w[0][0].x, t.w[0][0].y, t.w[0][0].z, t.w[0][0].w,
-                           t.w[0][1].x, t.w[0][1].y, t.w[0][1].z, t.w[0][1].w};
-  const uint32_t bottom[8] = {t.w[1][0].x, t.w[1][0].y, t.w[1][0].z, t.w[1][0].w,
-                              t.w[1][1].x, t.w[1][1].y, t.w[1][1].z, t.w[1][1].w};
+/// x chunk of word w (0..7) of lane c in k tile kt: run kt*8 + c + 4*(w/4).
+__device__ __forceinline__ const uint8_t* xRun(const uint8_t* xs, int kt, int c, int half) {
+  return xs + (kt * 8 + c + 4 * half) * kGemvRunBytes;
+}
+
+__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* xs, int kt, int c, bool column,
+                                             float (&acc)[4]) {
+  uint32_t scaleTop[4], scaleBottom[4]; // per 16 k: chunk 0's two, then chunk 1's two
+  biasedScales(t.s[0][0] | t.s[0][1] << 16, scaleTop);
+  biasedScales(t.s[1][0] | t.s[1][1] << 16, scaleBottom);
 #pragma unroll
-  for (int w = 0; w < 8; ++w) {
-    uint32_t up[4], down[4]; // rows g and g + 8
-    dequantWord(top[w], scaleTop[w / 2], up);
-    dequantWord(bottom[w], scaleBottom[w / 2], down);
-    const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
-    // Column 0 is the pair (quad 0's lanes); the other columns are zero.
-    const uint4 b = xGroup ? *reinterpret_cast<const uint4*>(xGroup + w * 16) : make_uint4(0, 0, 0, 0);
-    mmaBf16(acc, a0, b.x, b.y);
-    mmaBf16(acc, a1, b.z, b.w);
+  for (int half = 0; half < 2; ++half) {
+    const uint32_t top[4] = {t.w[0][half].x, t.w[0][half].y, t.w[0][half].z, t.w[0][half].w};
+    const uint32_t bottom[4] = {t.w[1][half].x, t.w[1][half].y, t.w[1][half].z, t.w[1][half].w};
+    const uint8_t* run = xRun(xs, kt, c, half);
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      uint32_t up[4], down[4]; // rows g and g + 8
+      dequantWord(top[w], scaleTop[half * 2 + w / 2], up);
+      dequantWord(bottom[w], scaleBottom[half * 2 + w / 2], down);
+      const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
+      // Column 0 is the pair (quad 0's lanes); the other columns are zero.
+      const uint4 b = column ? *reinterpret_cast<const uint4*>(run + w * 16) : make_uint4(0, 0, 0, 0);
+      mmaBf16(acc, a0, b.x, b.y);
+      mmaBf16(acc, a1, b.z, b.w);
+    }
   }
 }
 
-// A warp's ring stage: [row half * 2 + chunk][lane] 16-byte weight chunks,
-// then [row half][lane] scale words. Each lane reads back only what it copied
-// itself, so cp.async.wait_group alone orders a stage (no barrier at all).
-constexpr int kRingStageBytes = 4 * 32 * 16 + 2 * 32 * 4;
-template <class C> __host__ __device__ constexpr int gemvRingBytes() { return C::WARPS * C::RING * kRingStageBytes; }
-template <class C> __host__ __device__ inline int gemvKernelSharedBytes(int K) {
-  return gemvSharedBytes(K) + gemvRingBytes<C>();
-}
-
-__device__ __forceinline__ void issueRingTile(const GemvRows& r, int kt, bool valid, uint32_t stage, int lane) {
+template <int DEPTH>
+__device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int K, int c, GemvKTile (&buf)[DEPTH]) {
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-#pragma unroll
-    for (int j = 0; j < 2; ++j) // a lane past K copies nothing and gets zeros (a valid address, 0 source bytes)
-      copyAsyncTo<16>(stage + (h * 2 + j) * 512 + lane * 16, valid ? r.w[h] + size_t(kt) * 128 + j * 16 : r.w[h],
-                      valid ? 16 : 0);
-    copyAsyncTo<4>(stage + 2048 + h * 128 + lane * 4, valid ? r.s[h] + size_t(kt) * 16 : r.s[h], valid ? 4 : 0);
-  }
+  for (int d = 0; d < DEPTH; ++d)
+    if (d < kTiles) loadKTile(r, d, K, c, buf[d]);
 }
-
-__device__ __forceinline__ void readRingTile(const uint8_t* stage, int lane, GemvKTile& t) {
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-#pragma unroll
-    for (int j = 0; j < 2; ++j) t.w[h][j] = *reinterpret_cast<const uint4*>(stage + (h * 2 + j) * 512 + lane * 16);
-    t.s[h] = *reinterpret_cast<const uint32_t*>(stage + 2048 + h * 128 + lane * 4);
-  }
-}
-
-/// The first RING tiles of a warp's rows, one cp.async group each (empty past kTiles).
-template <int RING>
-__device__ __forceinline__ void prefetchRing(const GemvRows& r, int kTiles, int laneTiles, uint8_t* ring, int lane) {
-  const uint32_t base = sharedAddress(ring);
-#pragma unroll
-  for (int s = 0; s < RING; ++s) {
-    if (s < kTiles) issueRingTile(r, s, s < laneTiles, base + s * kRingStageBytes, lane);
-    commitAsync();
-  }
-}
-
-/// The k loop over the ring: tile kt is the oldest of RING groups in flight;
-/// once computed, its stage takes tile kt + RING.
-template <int RING>
-__device__ __forceinline__ void streamRing(const GemvRows& r, int kTiles, int laneTiles, uint8_t* ring, const uint8_t* xs,
-                                           bool column, int c, int lane, float (&acc)[4]) {
-  const uint32_t base = sharedAddress(ring);
-  int stage = 0;
-  for (int kt = 0; kt < kTiles; ++kt) {
-    waitAsync<RING - 1>();
-    GemvKTile t;
-    readRingTile(ring + stage * kRingStageBytes, lane, t);
-    computeKTile(t, column ? xs + (kt * 4 + c) * kGemvGroupBytes : nullptr, acc);
-    if (kt + RING < kTiles) issueRingTile(r, kt + RING, kt + RING < laneTiles, base + stage * kRingStageBytes, lane);
-    commitAsync();
-    stage = stage + 1 == RING ? 0 : stage + 1;
-  }
-}
-
-/// The two sources of k tiles behind one interface: registers or the ring.
-template <class C> struct GemvStream {
-  GemvKTile buf[C::DEPTH];
-  uint8_t* ring;
-  __device__ __forceinline__ GemvStream(uint8_t* smem, int K)
-      : ring(smem + gemvSharedBytes(K) + threadIdx.x / 32 * C::RING * kRingStageBytes) {}
-  __device__ __forceinline__ void prefetch(const GemvRows& r, int kTiles, int laneTiles);
-  __device__ __forceinline__ void run(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs, bool column,
-                                      int c, float (&acc)[4]);
-};
 
 /// The k loop: DEPTH tiles in registers, each refilled right after it is used.
 template <int DEPTH>
-__device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs, bool column,
-                                           int c, GemvKTile (&buf)[DEPTH], float (&acc)[4]) {
+__device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int K, const uint8_t* xs, bool column, int c,
+                                           GemvKTile (&buf)[DEPTH], float (&acc)[4]) {
   for (int base = 0; base < kTiles; base += DEPTH) {
 #pragma unroll
     for (int d = 0; d < DEPTH; ++d) {
       const int kt = base + d;
       if (kt >= kTiles) break;
-      computeKTile(buf[d], column ? xs + (kt * 4 + c) * kGemvGroupBytes : nullptr, acc);
-      if (kt + DEPTH < kTiles) loadKTile(r, kt + DEPTH, kt + DEPTH < laneTiles, buf[d]);
+      computeKTile(buf[d], xs, kt, c, column, acc);
+      if (kt + DEPTH < kTiles) loadKTile(r, kt + DEPTH, K, c, buf[d]);
     }
   }
-}
-
-template <int DEPTH>
-__device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int laneTiles, GemvKTile (&buf)[DEPTH]) {
-#pragma unroll
-  for (int d = 0; d < DEPTH; ++d)
-    if (d < kTiles) loadKTile(r, d, d < laneTiles, buf[d]);
-}
-
-template <class C> __device__ __forceinline__ void GemvStream<C>::prefetch(const GemvRows& r, int kTiles, int laneTiles) {
-  if constexpr (C::RING > 0) prefetchRing<C::RING>(r, kTiles, laneTiles, ring, threadIdx.x % 32);
-  else prefetchRows(r, kTiles, laneTiles, buf);
-}
-template <class C>
-__device__ __forceinline__ void GemvStream<C>::run(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs,
-                                                   bool column, int c, float (&acc)[4]) {
-  if constexpr (C::RING > 0) streamRing<C::RING>(r, kTiles, laneTiles, ring, xs, column, c, threadIdx.x % 32, acc);
-  else streamRows(r, kTiles, laneTiles, xs, column, c, buf, acc);
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
 /// PERMUTE: it is in natural k order (the tokens) and is permuted here.
 template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* row, int K, uint8_t* xs) {
-  const int chunks = gemvSharedBytes(K) / kGemvGroupBytes * 8;
+  const int chunks = gemvSharedBytes(K) / kGemvRunBytes * 4;
   for (int q = threadIdx.x; q < chunks; q += blockDim.x) {
     uint4 v = make_uint4(0, 0, 0, 0);
     if (q * 8 < K) {
@@ -244,12 +180,9 @@ template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* 
         v = __ldcg(src); // written by the gate/up grid: read through L2
       }
     }
-    *reinterpret_cast<uint4*>(xs + (q / 8) * kGemvGroupBytes + (q % 8) * 16) = v;
+    *reinterpret_cast<uint4*>(xs + (q / 4) * kGemvRunBytes + (q % 4) * 16) = v;
   }
 }
-
-/// k tiles holding data for lane c: its 64 k of tile kt exist iff kt*256 + c*64 < K.
-__device__ __forceinline__ int laneKTiles(int K, int c) { return K > c * 64 ? (K - c * 64 + 255) / 256 : 0; }
 
 /// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
 /// (the router that wrote topkIds; the previous MoE's down GEMM adding into
@@ -262,10 +195,10 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const int expert = op.topkIds[pair], token = pair / op.topk;
   const int i = (blockIdx.x * C::WARPS + warp) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
   const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
-  const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
+  const int kTiles = (op.K + C::BK - 1) / C::BK;
   const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
-  GemvStream<C> stream(xs, op.K);
-  if (hasRows) stream.prefetch(rows, kTiles, laneTiles);
+  GemvKTile buf[C::DEPTH];
+  if (hasRows) prefetchRows(rows, kTiles, op.K, c, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const int cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
@@ -277,7 +210,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (!hasRows) return;
 
   float acc[4] = {};
-  stream.run(rows, kTiles, laneTiles, xs, g == 0, c, acc);
+  streamRows(rows, kTiles, op.K, xs, g == 0, c, buf, acc);
   if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
     const float scale = op.global[expert] * kUnbias, gate = acc[0] * scale, up = acc[2] * scale;
     const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
@@ -295,10 +228,10 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const int expert = __ldcg(op.topkIds + pair), token = pair / op.topk;
   const int h = (blockIdx.x * C::WARPS + warp) * 16 + g; // rows h and h + 8
   const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
-  const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
+  const int kTiles = (op.K + C::BK - 1) / C::BK;
   const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
-  GemvStream<C> stream(xs, op.K);
-  if (hasRows) stream.prefetch(rows, kTiles, laneTiles);
+  GemvKTile buf[C::DEPTH];
+  if (hasRows) prefetchRows(rows, kTiles, op.K, c, buf);
 
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
@@ -306,7 +239,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (!hasRows) return;
 
   float acc[4] = {};
-  stream.run(rows, kTiles, laneTiles, xs, g == 0, c, acc);
+  streamRows(rows, kTiles, op.K, xs, g == 0, c, buf, acc);
   if (c == 0) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;

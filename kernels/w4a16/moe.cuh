@@ -62,19 +62,15 @@ using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 using GemvDepth2Config = GemvConfig<4, 2, 6>;
 using GemvDepth3Config = GemvConfig<4, 3, 5>;
 using GemvDepth4Config = GemvConfig<4, 4, 4>;
-using GemvDepth6Config = GemvConfig<4, 6, 3>;
-using GemvRing4Config = GemvConfig<4, 1, 4, 4>;
-using GemvRing6Config = GemvConfig<4, 1, 4, 6>;
-using GemvRing8Config = GemvConfig<4, 1, 2, 8>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvDepth3, GemvDepth4, GemvDepth6, GemvRing4, GemvRing6, GemvRing8
+  DecodeK2, Gemv, GemvDepth3, GemvDepth4, GemvDepth4Down2, GemvDepth4Down3
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-d3", "gemv-d4", "gemv-d6",
-                                            "gemv-ring4", "gemv-ring6", "gemv-ring8"};
+                                            "decode-k2", "gemv", "gemv-d3", "gemv-d4",
+                                            "gemv-d4-down2", "gemv-d4-down3"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -225,16 +221,16 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
 }
 
 /// The T = 1 path (gemv.cuh): two launches, no routing launch.
-template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   constexpr int kMaxShared = 160 * 1024;
-  if (!s.valid() || s.pairs() > 65535 || gemvKernelSharedBytes<C>(std::max(s.hidden, s.inter)) > kMaxShared ||
+  if (!s.valid() || s.pairs() > 65535 || gemvSharedBytes(std::max(s.hidden, s.inter)) > kMaxShared ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
   static const cudaError_t allowed = [] {
     cudaError_t err = cudaFuncSetAttribute(gemvGateUp<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
     if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(gemvDown<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
+      err = cudaFuncSetAttribute(gemvDown<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
     return err;
   }();
   if (allowed != cudaSuccess) return allowed;
@@ -245,11 +241,11 @@ template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cuda
                           s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
   const unsigned pairs = unsigned(s.pairs());
   if (cudaError_t err = launchDependent(gemvGateUp<C>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
-                                        gemvKernelSharedBytes<C>(s.hidden), stream, up);
+                                        gemvSharedBytes(s.hidden), stream, up);
       err != cudaSuccess)
     return err;
-  return launchDependent(gemvDown<C>, dim3((s.hidden / 16 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
-                         gemvKernelSharedBytes<C>(s.inter), stream, down);
+  return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
+                         gemvSharedBytes(s.inter), stream, down);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -318,10 +314,8 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::Gemv: return launchWithGemvConfig<GemvDepth2Config>(a, stream);
   case TileConfig::GemvDepth3: return launchWithGemvConfig<GemvDepth3Config>(a, stream);
   case TileConfig::GemvDepth4: return launchWithGemvConfig<GemvDepth4Config>(a, stream);
-  case TileConfig::GemvDepth6: return launchWithGemvConfig<GemvDepth6Config>(a, stream);
-  case TileConfig::GemvRing4: return launchWithGemvConfig<GemvRing4Config>(a, stream);
-  case TileConfig::GemvRing6: return launchWithGemvConfig<GemvRing6Config>(a, stream);
-  case TileConfig::GemvRing8: return launchWithGemvConfig<GemvRing8Config>(a, stream);
+  case TileConfig::GemvDepth4Down2: return launchWithGemvConfig<GemvDepth4Config, GemvDepth2Config>(a, stream);
+  case TileConfig::GemvDepth4Down3: return launchWithGemvConfig<GemvDepth4Config, GemvDepth3Config>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
