@@ -28,12 +28,15 @@
 
 namespace archscope::w4a16 {
 
-/// WARPS warps per CTA, each on its own 16 rows; DEPTH k tiles in registers
-/// per warp (DEPTH - 1 in flight while one is computed); MIN_CTAS caps
-/// registers (__launch_bounds__).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_> struct GemvConfig {
-  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32;
-  static constexpr int BK = 256;
+/// WARPS warps per CTA; KSPLIT warps share 16 rows, each taking a contiguous
+/// share of the k tiles (their sums meet in shared memory): more warps per SM
+/// when there are few rows, since one warp alone is bound by the latency of its
+/// own dependent instructions. DEPTH k tiles in registers per warp (DEPTH - 1
+/// in flight while one is computed); MIN_CTAS caps registers (__launch_bounds__).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KSPLIT_ = 1> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KSPLIT = KSPLIT_;
+  static constexpr int THREADS = WARPS * 32, ROW_GROUPS = WARPS / KSPLIT, BK = 256;
+  static_assert(WARPS % KSPLIT == 0, "whole row groups per CTA");
 };
 
 struct GemvOperands {
@@ -112,14 +115,20 @@ __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int K, int 
 // bank groups.
 constexpr int kGemvRunBytes = 80;
 __host__ __device__ inline int gemvSharedBytes(int K) { return (K + 255) / 256 * 8 * kGemvRunBytes; }
+/// The activation row, then the k-split sums (columnSum).
+template <class C> __host__ __device__ inline int gemvKernelSharedBytes(int K) {
+  return gemvSharedBytes(K) + (C::KSPLIT - 1) * C::ROW_GROUPS * 32 * 8;
+}
 
 /// x chunk of word w (0..7) of lane c in k tile kt: run kt*8 + c + 4*(w/4).
 __device__ __forceinline__ const uint8_t* xRun(const uint8_t* xs, int kt, int c, int half) {
   return xs + (kt * 8 + c + 4 * half) * kGemvRunBytes;
 }
 
+/// acc[0] takes each word's first k half and acc[1] its second: two
+/// independent MMA chains.
 __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* xs, int kt, int c, bool column,
-                                             float (&acc)[4]) {
+                                             float (&acc)[2][4]) {
   uint32_t scaleTop[4], scaleBottom[4]; // per 16 k: chunk 0's two, then chunk 1's two
   biasedScales(t.s[0][0] | t.s[0][1] << 16, scaleTop);
   biasedScales(t.s[1][0] | t.s[1][1] << 16, scaleBottom);
@@ -136,32 +145,61 @@ __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* 
       const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
       // Column 0 is the pair (quad 0's lanes); the other columns are zero.
       const uint4 b = column ? *reinterpret_cast<const uint4*>(run + w * 16) : make_uint4(0, 0, 0, 0);
-      mmaBf16(acc, a0, b.x, b.y);
-      mmaBf16(acc, a1, b.z, b.w);
+      mmaBf16(acc[0], a0, b.x, b.y);
+      mmaBf16(acc[1], a1, b.z, b.w);
     }
   }
 }
 
+/// A warp's k tiles [begin, end).
+struct KRange {
+  int begin, end;
+};
+
+template <class C> __device__ __forceinline__ KRange warpKRange(int K, int ks) {
+  const int kTiles = (K + C::BK - 1) / C::BK;
+  return {kTiles * ks / C::KSPLIT, kTiles * (ks + 1) / C::KSPLIT};
+}
+
 template <int DEPTH>
-__device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int K, int c, GemvKTile (&buf)[DEPTH]) {
+__device__ __forceinline__ void prefetchRows(const GemvRows& r, KRange k, int K, int c, GemvKTile (&buf)[DEPTH]) {
 #pragma unroll
   for (int d = 0; d < DEPTH; ++d)
-    if (d < kTiles) loadKTile(r, d, K, c, buf[d]);
+    if (k.begin + d < k.end) loadKTile(r, k.begin + d, K, c, buf[d]);
 }
 
 /// The k loop: DEPTH tiles in registers, each refilled right after it is used.
 template <int DEPTH>
-__device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int K, const uint8_t* xs, bool column, int c,
-                                           GemvKTile (&buf)[DEPTH], float (&acc)[4]) {
-  for (int base = 0; base < kTiles; base += DEPTH) {
+__device__ __forceinline__ void streamRows(const GemvRows& r, KRange k, int K, const uint8_t* xs, bool column, int c,
+                                           GemvKTile (&buf)[DEPTH], float (&acc)[2][4]) {
+  for (int base = k.begin; base < k.end; base += DEPTH) {
 #pragma unroll
     for (int d = 0; d < DEPTH; ++d) {
       const int kt = base + d;
-      if (kt >= kTiles) break;
+      if (kt >= k.end) break;
       computeKTile(buf[d], xs, kt, c, column, acc);
-      if (kt + DEPTH < kTiles) loadKTile(r, kt + DEPTH, K, c, buf[d]);
+      if (kt + DEPTH < k.end) loadKTile(r, kt + DEPTH, K, c, buf[d]);
     }
   }
+}
+
+/// Column 0 of the row group's sum over its KSPLIT warps, for lanes of quad
+/// 0... 7 with c == 0: {row g, row g + 8}. Every thread of the CTA calls it
+/// (a barrier); `sums` holds (KSPLIT - 1) * ROW_GROUPS * 32 float2.
+template <class C>
+__device__ __forceinline__ float2 columnSum(const float (&acc)[2][4], float2* sums, int rowGroup, int ks, int lane) {
+  float2 v = make_float2(acc[0][0] + acc[1][0], acc[0][2] + acc[1][2]);
+  if constexpr (C::KSPLIT > 1) {
+    if (ks > 0) sums[((ks - 1) * C::ROW_GROUPS + rowGroup) * 32 + lane] = v;
+    __syncthreads();
+    if (ks == 0)
+#pragma unroll
+      for (int other = 1; other < C::KSPLIT; ++other) {
+        const float2 o = sums[((other - 1) * C::ROW_GROUPS + rowGroup) * 32 + lane];
+        v.x += o.x, v.y += o.y;
+      }
+  }
+  return v;
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
@@ -184,7 +222,7 @@ template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* 
   }
 }
 
-/// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
+/// Grid (ceil(I/8 / ROW_GROUPS), T*k). Waits for the previous grid in the stream
 /// (the router that wrote topkIds; the previous MoE's down GEMM adding into
 /// `out`) before touching memory, then lets the down grid start.
 template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperands op) {
@@ -193,12 +231,13 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   extern __shared__ __align__(16) uint8_t xs[];
   const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
   const int expert = op.topkIds[pair], token = pair / op.topk;
-  const int i = (blockIdx.x * C::WARPS + warp) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
-  const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
-  const int kTiles = (op.K + C::BK - 1) / C::BK;
+  const int rowGroup = warp % C::ROW_GROUPS, ks = warp / C::ROW_GROUPS;
+  const int i = (blockIdx.x * C::ROW_GROUPS + rowGroup) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
+  const bool hasRows = i < op.inter;                              // warp-uniform: I % 8 == 0
+  const KRange k = warpKRange<C>(op.K, ks);
   const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
   GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows(rows, kTiles, op.K, c, buf);
+  if (hasRows) prefetchRows(rows, k, op.K, c, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const int cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
@@ -207,18 +246,18 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
     out[q] = make_float4(0.f, 0.f, 0.f, 0.f);
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
   __syncthreads();
-  if (!hasRows) return;
 
-  float acc[4] = {};
-  streamRows(rows, kTiles, op.K, xs, g == 0, c, buf, acc);
-  if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
-    const float scale = op.global[expert] * kUnbias, gate = acc[0] * scale, up = acc[2] * scale;
+  float acc[2][4] = {};
+  if (hasRows) streamRows(rows, k, op.K, xs, g == 0, c, buf, acc);
+  const float2 sum = columnSum<C>(acc, reinterpret_cast<float2*>(xs + gemvSharedBytes(op.K)), rowGroup, ks, lane);
+  if (hasRows && ks == 0 && c == 0) { // column 0 = this pair: row g (gate), row g + 8 (up)
+    const float scale = op.global[expert] * kUnbias, gate = sum.x * scale, up = sum.y * scale;
     const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
     op.act[size_t(pair) * op.inter + column] = __float2bfloat16_rn(gate / (1.0f + __expf(-gate)) * up);
   }
 }
 
-/// Grid (ceil(H/16 / WARPS), T*k). Starts while the gate/up grid runs (its
+/// Grid (ceil(H/16 / ROW_GROUPS), T*k). Starts while the gate/up grid runs (its
 /// inputs: topkIds, complete before that grid could start, and the weights),
 /// and waits for it before reading the activations.
 template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
@@ -226,25 +265,26 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   extern __shared__ __align__(16) uint8_t xs[];
   const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
   const int expert = __ldcg(op.topkIds + pair), token = pair / op.topk;
-  const int h = (blockIdx.x * C::WARPS + warp) * 16 + g; // rows h and h + 8
-  const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
-  const int kTiles = (op.K + C::BK - 1) / C::BK;
+  const int rowGroup = warp % C::ROW_GROUPS, ks = warp / C::ROW_GROUPS;
+  const int h = (blockIdx.x * C::ROW_GROUPS + rowGroup) * 16 + g; // rows h and h + 8
+  const bool hasRows = h < op.hidden;                              // warp-uniform: H % 16 == 0
+  const KRange k = warpKRange<C>(op.K, ks);
   const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
   GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows(rows, kTiles, op.K, c, buf);
+  if (hasRows) prefetchRows(rows, k, op.K, c, buf);
 
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
   __syncthreads();
-  if (!hasRows) return;
 
-  float acc[4] = {};
-  streamRows(rows, kTiles, op.K, xs, g == 0, c, buf, acc);
-  if (c == 0) {
+  float acc[2][4] = {};
+  if (hasRows) streamRows(rows, k, op.K, xs, g == 0, c, buf, acc);
+  const float2 sum = columnSum<C>(acc, reinterpret_cast<float2*>(xs + gemvSharedBytes(op.K)), rowGroup, ks, lane);
+  if (hasRows && ks == 0 && c == 0) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;
-    atomicAdd(out, acc[0] * weight);
-    atomicAdd(out + 8, acc[2] * weight);
+    atomicAdd(out, sum.x * weight);
+    atomicAdd(out + 8, sum.y * weight);
   }
 }
 
