@@ -58,21 +58,18 @@ using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
 using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
-// T = 1 (gemv.cuh): <warps, k tiles in registers, CTAs per SM>.
-using GemvDepth2Config = GemvConfig<4, 2, 6>;
-using GemvDepth3Config = GemvConfig<4, 3, 5>;
-using GemvDepth4Config = GemvConfig<4, 4, 4>;
-using GemvSplit2Config = GemvConfig<8, 2, 3, 2>;
+// Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
+// CTAs per SM[, 256-byte L2 fetches]>.
+using GemvConfigT1 = GemvConfig<4, 4, 4>;
+using GemvL2Config = GemvConfig<4, 4, 4, true>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvDepth3, GemvDepth4, GemvDepth4Down2, GemvDepth4Down3, GemvSplit2, GemvSplit2Down4, GemvSplit2Down3
+  DecodeK2, Gemv, GemvL2
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-d3", "gemv-d4",
-                                            "gemv-d4-down2", "gemv-d4-down3", "gemv-k2", "gemv-k2-down4",
-                                            "gemv-k2-down3"};
+                                            "decode-k2", "gemv", "gemv-l2-256"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -222,17 +219,17 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
                          C::SMEM_BYTES, stream, down);
 }
 
-/// The T = 1 path (gemv.cuh): two launches, no routing launch.
-template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+/// The few-pairs path (gemv.cuh): two launches, no routing launch.
+template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   constexpr int kMaxShared = 160 * 1024;
-  if (!s.valid() || s.pairs() > 65535 || std::max(gemvKernelSharedBytes<C>(s.hidden), gemvKernelSharedBytes<D>(s.inter)) > kMaxShared ||
+  if (!s.valid() || s.pairs() > 65535 || gemvSharedBytes(std::max(s.hidden, s.inter)) > kMaxShared ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
   static const cudaError_t allowed = [] {
     cudaError_t err = cudaFuncSetAttribute(gemvGateUp<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
     if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(gemvDown<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
+      err = cudaFuncSetAttribute(gemvDown<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
     return err;
   }();
   if (allowed != cudaSuccess) return allowed;
@@ -242,12 +239,12 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
   const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
                           s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
   const unsigned pairs = unsigned(s.pairs());
-  if (cudaError_t err = launchDependent(gemvGateUp<C>, dim3((s.inter / 8 + C::ROW_GROUPS - 1) / C::ROW_GROUPS, pairs), C::THREADS,
-                                        gemvKernelSharedBytes<C>(s.hidden), stream, up);
+  if (cudaError_t err = launchDependent(gemvGateUp<C>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
+                                        gemvSharedBytes(s.hidden), stream, up);
       err != cudaSuccess)
     return err;
-  return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::ROW_GROUPS - 1) / D::ROW_GROUPS, pairs), D::THREADS,
-                         gemvKernelSharedBytes<D>(s.inter), stream, down);
+  return launchDependent(gemvDown<C>, dim3((s.hidden / 16 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
+                         gemvSharedBytes(s.inter), stream, down);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -257,6 +254,10 @@ inline TileConfig chooseConfig(const MoeShape& s) {
   if (const char* forced = std::getenv("ARCHSCOPE_W4A16_CONFIG"))
     for (int i = 0; i < int(sizeof kTileConfigNames / sizeof *kTileConfigNames); ++i)
       if (!std::strcmp(forced, kTileConfigNames[i])) return TileConfig(i);
+  // Pairs at most a quarter of the experts (T = 1; DeepSeek-like T = 8): the
+  // GEMVs, which stream an expert once per pair, re-read few (~1/8 of the
+  // experts at pairs = E/4) and skip the routing launch (H200, run 10).
+  if (s.pairs() * 4 <= s.experts) return TileConfig::Gemv;
   const double perExpert = double(s.pairs()) / s.experts;
   if (perExpert <= 4) {
     // A gate/up grid of at most one wave of decode CTAs (5 per SM; at most
@@ -313,14 +314,8 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
-  case TileConfig::Gemv: return launchWithGemvConfig<GemvDepth2Config>(a, stream);
-  case TileConfig::GemvDepth3: return launchWithGemvConfig<GemvDepth3Config>(a, stream);
-  case TileConfig::GemvDepth4: return launchWithGemvConfig<GemvDepth4Config>(a, stream);
-  case TileConfig::GemvDepth4Down2: return launchWithGemvConfig<GemvDepth4Config, GemvDepth2Config>(a, stream);
-  case TileConfig::GemvDepth4Down3: return launchWithGemvConfig<GemvDepth4Config, GemvDepth3Config>(a, stream);
-  case TileConfig::GemvSplit2: return launchWithGemvConfig<GemvSplit2Config>(a, stream);
-  case TileConfig::GemvSplit2Down4: return launchWithGemvConfig<GemvSplit2Config, GemvDepth4Config>(a, stream);
-  case TileConfig::GemvSplit2Down3: return launchWithGemvConfig<GemvSplit2Config, GemvDepth3Config>(a, stream);
+  case TileConfig::Gemv: return launchWithGemvConfig<GemvConfigT1>(a, stream);
+  case TileConfig::GemvL2: return launchWithGemvConfig<GemvL2Config>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
