@@ -19,6 +19,7 @@
 // is streamed twice), so moe.cuh picks this path only when experts rarely repeat.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "gemv_layout.h"
 #include "mma.cuh"
 
 #include "../common/moe_device.cuh"
@@ -27,12 +28,9 @@ namespace archscope::w4a16 {
 
 /// WARPS warps per CTA, each on its own 16 rows; DEPTH k tiles in registers
 /// per warp (DEPTH - 1 in flight while one is computed); MIN_CTAS caps
-/// registers (__launch_bounds__); L2_256: weight loads ask L2 for 256-byte
-/// blocks (the row's next k tile comes with each).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_, bool L2_256_ = false> struct GemvConfig {
+/// registers (__launch_bounds__).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_> struct GemvConfig {
   static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32;
-  static constexpr int BK = 256;
-  static constexpr bool L2_256 = L2_256_;
 };
 
 struct GemvOperands {
@@ -62,14 +60,10 @@ struct GemvRows {
 
 // Weights are read once per launch: not kept in L1. Volatile, so that the
 // down GEMM's first loads stay ahead of its griddepcontrol.wait.
-template <bool L2_256> __device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
+__device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
   uint4 v;
-  if constexpr (L2_256)
-    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-  else
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
 __device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
@@ -84,32 +78,26 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert,
   const int rows[2] = {top, bottom};
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + c * 32;
-    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + c * 4;
+    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + gemvWordK(0, c, 0) / 2;
+    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + gemvScaleByte(0, c);
   }
   return r;
 }
 
 /// k tile kt, or zeros where the lane's 64 k lie past K (a partial last tile).
-template <bool L2_256> __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, bool valid, GemvKTile& t) {
+__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, bool valid, GemvKTile& t) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     if (valid) {
-      const uint8_t* w = r.w[h] + size_t(kt) * 128;
-      t.w[h][0] = loadStreaming<L2_256>(w), t.w[h][1] = loadStreaming<L2_256>(w + 16);
-      t.s[h] = loadScaleWord(r.s[h] + size_t(kt) * 16);
+      const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
+      t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + 16);
+      t.s[h] = loadScaleWord(r.s[h] + gemvScaleByte(kt, 0));
     } else {
       t.w[h][0] = t.w[h][1] = make_uint4(0, 0, 0, 0);
       t.s[h] = 0;
     }
   }
 }
-
-// The activation row in shared memory, in 16-byte chunks of 8 (k permuted):
-// each lane's 64 k (8 chunks) padded to 144 bytes, so that the four lanes of
-// quad 0 reading their chunk w hit four different bank groups.
-constexpr int kGemvGroupBytes = 144;
-__host__ __device__ inline int gemvSharedBytes(int K) { return (K + 255) / 256 * 4 * kGemvGroupBytes; }
 
 __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* xGroup, float (&acc)[4]) {
   uint32_t scaleTop[4], scaleBottom[4];
@@ -142,8 +130,8 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int la
     for (int d = 0; d < DEPTH; ++d) {
       const int kt = base + d;
       if (kt >= kTiles) break;
-      computeKTile(buf[d], column ? xs + (kt * 4 + c) * kGemvGroupBytes : nullptr, acc);
-      if (kt + DEPTH < kTiles) loadKTile<C::L2_256>(r, kt + DEPTH, kt + DEPTH < laneTiles, buf[d]);
+      computeKTile(buf[d], column ? xs + gemvActivationOffset(kt, c, 0) : nullptr, acc);
+      if (kt + DEPTH < kTiles) loadKTile(r, kt + DEPTH, kt + DEPTH < laneTiles, buf[d]);
     }
   }
 }
@@ -152,7 +140,7 @@ template <class C>
 __device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int laneTiles, GemvKTile (&buf)[C::DEPTH]) {
 #pragma unroll
   for (int d = 0; d < C::DEPTH; ++d)
-    if (d < kTiles) loadKTile<C::L2_256>(r, d, d < laneTiles, buf[d]);
+    if (d < kTiles) loadKTile(r, d, d < laneTiles, buf[d]);
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
@@ -171,12 +159,9 @@ template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* 
         v = __ldcg(src); // written by the gate/up grid: read through L2
       }
     }
-    *reinterpret_cast<uint4*>(xs + (q / 8) * kGemvGroupBytes + (q % 8) * 16) = v;
+    *reinterpret_cast<uint4*>(xs + gemvStagedOffset(q)) = v;
   }
 }
-
-/// k tiles holding data for lane c: its 64 k of tile kt exist iff kt*256 + c*64 < K.
-__device__ __forceinline__ int laneKTiles(int K, int c) { return K > c * 64 ? (K - c * 64 + 255) / 256 : 0; }
 
 /// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
 /// (the router that wrote topkIds; the previous MoE's down GEMM adding into
@@ -189,7 +174,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const int expert = op.topkIds[pair], token = pair / op.topk;
   const int i = (blockIdx.x * C::WARPS + warp) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
   const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
-  const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
+  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
   GemvKTile buf[C::DEPTH];
   if (hasRows) prefetchRows<C>(rows, kTiles, laneTiles, buf);
@@ -222,7 +207,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const int expert = __ldcg(op.topkIds + pair), token = pair / op.topk;
   const int h = (blockIdx.x * C::WARPS + warp) * 16 + g; // rows h and h + 8
   const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
-  const int kTiles = (op.K + C::BK - 1) / C::BK, laneTiles = laneKTiles(op.K, c);
+  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
   GemvKTile buf[C::DEPTH];
   if (hasRows) prefetchRows<C>(rows, kTiles, laneTiles, buf);

@@ -59,17 +59,16 @@ using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
 // Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
-// CTAs per SM[, 256-byte L2 fetches]>.
-using GemvConfigT1 = GemvConfig<4, 4, 4>;
-using GemvL2Config = GemvConfig<4, 4, 4, true>;
+// CTAs per SM>; the variants timed against it are in kernels/README.md.
+using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvL2
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-l2-256"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -314,8 +313,7 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
-  case TileConfig::Gemv: return launchWithGemvConfig<GemvConfigT1>(a, stream);
-  case TileConfig::GemvL2: return launchWithGemvConfig<GemvL2Config>(a, stream);
+  case TileConfig::Gemv: return launchWithGemvConfig<GemvFewPairsConfig>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
