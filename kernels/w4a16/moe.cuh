@@ -17,6 +17,8 @@
 // On an H100/H200 (sm_90a build) tiles of many pairs take the wgmma GEMMs
 // instead (gemm_wgmma.cuh): same three launches, same operands, their own k
 // order of the activations and their own tile cut (routing.cuh).
+// When the pairs are at most a quarter of the experts (T = 1), two GEMV
+// launches replace all three (gemv.cuh): no routing, no tiles.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "gemm.cuh"
