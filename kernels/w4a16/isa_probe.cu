@@ -7,7 +7,9 @@
 // the same instructions, and one keeps the ISA check fast. The wgmma kernels
 // (gemm_wgmma.cuh) have a body only on sm_90a, where this file assembles
 // their wgmma, cp.async and red.global.add.v2.f32 too; on every other target
-// they compile to empty kernels (the launcher never runs them there).
+// they compile to empty kernels (the launcher never runs them there). The
+// GEMVs (gemv.cuh, the T = 1 path) use no instruction beyond those, but are
+// what runs at T = 1, so they are assembled too.
 //===----------------------------------------------------------------------===//
 #include "moe.cuh"
 
@@ -16,4 +18,6 @@ template __global__ void moeGemm<DecodeConfig, true>(GemmOperands);
 template __global__ void moeGemm<DecodeConfig, false>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, true>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, false>(GemmOperands);
+template __global__ void gemvGateUp<GemvFewPairsConfig>(GemvOperands);
+template __global__ void gemvDown<GemvFewPairsConfig>(GemvOperands);
 } // namespace archscope::w4a16
