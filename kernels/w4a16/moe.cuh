@@ -63,14 +63,16 @@ using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 // Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
 // CTAs per SM>; the variants timed against it are in kernels/README.md.
 using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
+using GemvDepth3Config = GemvConfig<4, 3, 5>;
+using GemvDepth2Config = GemvConfig<4, 2, 6>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv
+  DecodeK2, Gemv, GemvDown3, GemvDown2
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv"};
+                                            "decode-k2", "gemv", "gemv-down3", "gemv-down2"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -221,7 +223,7 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
 }
 
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
-template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   constexpr int kMaxShared = 160 * 1024;
   if (!s.valid() || s.pairs() > 65535 || gemvSharedBytes(std::max(s.hidden, s.inter)) > kMaxShared ||
@@ -230,7 +232,7 @@ template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cuda
   static const cudaError_t allowed = [] {
     cudaError_t err = cudaFuncSetAttribute(gemvGateUp<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
     if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(gemvDown<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
+      err = cudaFuncSetAttribute(gemvDown<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
     return err;
   }();
   if (allowed != cudaSuccess) return allowed;
@@ -244,7 +246,7 @@ template <class C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cuda
                                         gemvSharedBytes(s.hidden), stream, up);
       err != cudaSuccess)
     return err;
-  return launchDependent(gemvDown<C>, dim3((s.hidden / 16 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
+  return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
                          gemvSharedBytes(s.inter), stream, down);
 }
 
@@ -316,6 +318,8 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchWithGemvConfig<GemvFewPairsConfig>(a, stream);
+  case TileConfig::GemvDown3: return launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
+  case TileConfig::GemvDown2: return launchWithGemvConfig<GemvFewPairsConfig, GemvDepth2Config>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
