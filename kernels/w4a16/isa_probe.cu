@@ -20,4 +20,5 @@ template __global__ void moeGemmWgmma<WgmmaSmallConfig, true>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, false>(GemmOperands);
 template __global__ void gemvGateUp<GemvFewPairsConfig>(GemvOperands);
 template __global__ void gemvDown<GemvFewPairsConfig>(GemvOperands);
+template __global__ void gemvDown<GemvDepth3Config>(GemvOperands);
 } // namespace archscope::w4a16

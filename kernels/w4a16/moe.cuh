@@ -61,18 +61,21 @@ using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
 // Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
-// CTAs per SM>; the variants timed against it are in kernels/README.md.
+// CTAs per SM>; the variants timed against these are in kernels/README.md.
 using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
+// A down grid of more than one wave at depth 4 (DeepSeek-like: 896 CTAs at T = 1)
+// runs its down GEMV at depth 3 (95 registers, 5 CTAs per SM): 73.6% of copy
+// against 70.3% (H200, run 10, call 8); where depth 4 fits one wave (Qwen-like,
+// 512 CTAs) depth 3 was slower (54.4% against 55.9%).
 using GemvDepth3Config = GemvConfig<4, 3, 5>;
-using GemvDepth2Config = GemvConfig<4, 2, 6>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvDown3, GemvDown2
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-down3", "gemv-down2"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -222,6 +225,14 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
                          C::SMEM_BYTES, stream, down);
 }
 
+/// Whether the down GEMV's grid at configuration C is one wave: C::MIN_CTAS
+/// per SM, the count __launch_bounds__ sizes its registers for (its shared
+/// memory, the activation row, is not the limit for I <= 8192).
+template <class C> bool gemvDownFitsOneWave(const MoeShape& s) {
+  const int64_t ctas = int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs();
+  return ctas <= int64_t(C::MIN_CTAS) * multiprocessorCount();
+}
+
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
 template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
@@ -317,9 +328,10 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
-  case TileConfig::Gemv: return launchWithGemvConfig<GemvFewPairsConfig>(a, stream);
-  case TileConfig::GemvDown3: return launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
-  case TileConfig::GemvDown2: return launchWithGemvConfig<GemvFewPairsConfig, GemvDepth2Config>(a, stream);
+  case TileConfig::Gemv:
+    return gemvDownFitsOneWave<GemvFewPairsConfig>(a.shape)
+               ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
+               : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
