@@ -269,8 +269,8 @@ inline TileConfig chooseConfig(const MoeShape& s) {
     for (int i = 0; i < int(sizeof kTileConfigNames / sizeof *kTileConfigNames); ++i)
       if (!std::strcmp(forced, kTileConfigNames[i])) return TileConfig(i);
   // Pairs at most a quarter of the experts (T = 1; DeepSeek-like T = 8): the
-  // GEMVs, which stream an expert once per pair, re-read few (~1/8 of the
-  // experts at pairs = E/4) and skip the routing launch (H200, run 10).
+  // GEMVs stream an expert once per pair, but here few pairs repeat one (about
+  // one in 8 at pairs = E/4), and they skip the routing launch (H200, run 10).
   if (s.pairs() * 4 <= s.experts) return TileConfig::Gemv;
   const double perExpert = double(s.pairs()) / s.experts;
   if (perExpert <= 4) {
