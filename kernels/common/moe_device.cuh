@@ -81,6 +81,13 @@ __device__ __forceinline__ float ue4m3ToFloat(uint32_t byte) {
 
 __device__ __forceinline__ float bf16ToFloat(MoeBf16 v) { return __bfloat162float(v); }
 
+/// Zeroes `floats` floats (a multiple of 4) of `out`, 16 bytes per store;
+/// thread `first` of `stride` threads clearing together.
+__device__ __forceinline__ void clearFloats(float* out, size_t floats, size_t first, size_t stride) {
+  float4* quads = reinterpret_cast<float4*>(out);
+  for (size_t i = first; i < floats / 4; i += stride) quads[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
 /// Round up `bytes` so consecutive workspace regions stay 256-byte aligned.
 __host__ __device__ constexpr size_t alignUp256(size_t bytes) { return (bytes + 255) & ~size_t(255); }
 

@@ -180,10 +180,8 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (hasRows) prefetchRows<C>(rows, kTiles, laneTiles, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
-  const int cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
-  float4* out = reinterpret_cast<float4*>(op.out);
-  for (int q = cta * C::THREADS + threadIdx.x, n = op.tokens * op.hidden / 4; q < n; q += ctas * C::THREADS)
-    out[q] = make_float4(0.f, 0.f, 0.f, 0.f);
+  const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
+  device::clearFloats(op.out, size_t(op.tokens) * op.hidden, cta * C::THREADS + threadIdx.x, ctas * C::THREADS);
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
   __syncthreads();
   if (!hasRows) return;

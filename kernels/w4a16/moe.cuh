@@ -79,13 +79,12 @@ constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
-/// Raises the dynamic shared-memory limit of both GEMMs once per configuration.
-template <class C> cudaError_t allowSharedMemory() {
+/// Raises the dynamic shared-memory limit of a gate/up and down kernel pair
+/// to BYTES, once per pair (the first call's answer is kept).
+template <auto GATE_UP, auto DOWN, int BYTES> cudaError_t allowSharedMemory() {
   static const cudaError_t once = [] {
-    cudaError_t err = cudaFuncSetAttribute(moeGemm<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes<C>());
-    if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(moeGemm<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes<C>());
-    return err;
+    cudaError_t err = cudaFuncSetAttribute(GATE_UP, cudaFuncAttributeMaxDynamicSharedMemorySize, BYTES);
+    return err == cudaSuccess ? cudaFuncSetAttribute(DOWN, cudaFuncAttributeMaxDynamicSharedMemorySize, BYTES) : err;
   }();
   return once;
 }
@@ -165,7 +164,8 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN);
   if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
-  if (cudaError_t err = allowSharedMemory<C>(); err != cudaSuccess) return err;
+  if (cudaError_t err = allowSharedMemory<moeGemm<C, true>, moeGemm<C, false>, smemBytes<C>()>(); err != cudaSuccess)
+    return err;
   GemmOperands up, down;
   if (cudaError_t err = startMoe(a, maxTiles, C::BN, 0, stream, up, down); err != cudaSuccess) return err;
   if (cudaError_t err = launchGemm<C, true>(dim3(2 * s.inter / C::BM, maxTiles), up, stream); err != cudaSuccess)
@@ -208,13 +208,9 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
     return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN); // the balanced cut never makes more tiles
   if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
-  static const cudaError_t allowed = [] {
-    cudaError_t err = cudaFuncSetAttribute(moeGemmWgmma<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
-    if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(moeGemmWgmma<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM_BYTES);
+  if (cudaError_t err = allowSharedMemory<moeGemmWgmma<C, true>, moeGemmWgmma<C, false>, C::SMEM_BYTES>();
+      err != cudaSuccess)
     return err;
-  }();
-  if (allowed != cudaSuccess) return allowed;
   GemmOperands up, down;
   if (cudaError_t err = startMoe(a, maxTiles, C::BN, C::NSTEP, stream, up, down); err != cudaSuccess) return err;
   if (cudaError_t err = launchDependent(moeGemmWgmma<C, true>, dim3(2 * s.inter / C::BM, maxTiles), C::THREADS,
@@ -240,13 +236,7 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
   if (!s.valid() || s.pairs() > 65535 || gemvSharedBytes(std::max(s.hidden, s.inter)) > kMaxShared ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
-  static const cudaError_t allowed = [] {
-    cudaError_t err = cudaFuncSetAttribute(gemvGateUp<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
-    if (err == cudaSuccess)
-      err = cudaFuncSetAttribute(gemvDown<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxShared);
-    return err;
-  }();
-  if (allowed != cudaSuccess) return allowed;
+  if (cudaError_t err = allowSharedMemory<gemvGateUp<C>, gemvDown<D>, kMaxShared>(); err != cudaSuccess) return err;
   MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
   const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
                         s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};

@@ -126,9 +126,8 @@ __global__ void __launch_bounds__(kRoutingThreads) prepareRouting(MoeDeviceArgs 
   const int pairs = a.shape.tokens * a.shape.topk, experts = a.shape.experts;
   if (blockIdx.x > 0) { // clear the output, permute x
     const size_t stride = size_t(gridDim.x - 1) * blockDim.x, first = size_t(blockIdx.x - 1) * blockDim.x + threadIdx.x;
-    float4* out = reinterpret_cast<float4*>(a.out);
-    const size_t groups = size_t(a.shape.tokens) * a.shape.hidden / 8; // of 8 bf16 = 16 bytes = 2 float4
-    for (size_t i = first; i < 2 * groups; i += stride) out[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    const size_t groups = size_t(a.shape.tokens) * a.shape.hidden / 8; // of 8 bf16 = 16 bytes
+    device::clearFloats(a.out, 8 * groups, first, stride);
     const uint4* x = reinterpret_cast<const uint4*>(a.x);
     uint4* xPermuted = reinterpret_cast<uint4*>(r.x);
     if (tileRound > 0) {
