@@ -68,14 +68,18 @@ using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
 // against 70.3% (H200, run 10, call 8); where depth 4 fits one wave (Qwen-like,
 // 512 CTAs) depth 3 was slower (54.4% against 55.9%).
 using GemvDepth3Config = GemvConfig<4, 3, 5>;
+// A gate/up grid of at most 3 CTAs per SM (Qwen-like T = 1: 384 CTAs) at depth
+// 6 (159 registers): 59.4% of copy against 56.5% at depth 4 (H200, run 11,
+// call 4); depth 5: 59.0%.
+using GemvDeepGateUpConfig = GemvConfig<4, 6, 3>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv
+  DecodeK2, Gemv, GemvUp4, GemvUp7
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv"};
+                                            "decode-k2", "gemv", "gemv-up4", "gemv-up7"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -221,13 +225,12 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
                          C::SMEM_BYTES, stream, down);
 }
 
-/// Whether the down GEMV's grid at configuration C is one wave: C::MIN_CTAS
+/// Whether a GEMV grid of `ctas` at configuration C is one wave: C::MIN_CTAS
 /// per SM, the count __launch_bounds__ sizes its registers for (its shared
-/// memory, the activation row, is not the limit for I <= 8192).
-template <class C> bool gemvDownFitsOneWave(const MoeShape& s) {
-  const int64_t ctas = int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs();
-  return ctas <= int64_t(C::MIN_CTAS) * multiprocessorCount();
-}
+/// memory, the activation row, is not the limit for H, I <= 8192).
+template <class C> bool gemvFitsOneWave(int64_t ctas) { return ctas <= int64_t(C::MIN_CTAS) * multiprocessorCount(); }
+template <class C> int64_t gemvGateUpCtas(const MoeShape& s) { return int64_t(s.inter / 8 + C::WARPS - 1) / C::WARPS * s.pairs(); }
+template <class C> int64_t gemvDownCtas(const MoeShape& s) { return int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs(); }
 
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
 template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
@@ -249,6 +252,19 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
     return err;
   return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
                          gemvSharedBytes(s.inter), stream, down);
+}
+
+/// The GEMVs at the deepest configuration whose grid is one wave: gate/up at
+/// DEEP if it fits, else GemvFewPairsConfig; down at GemvFewPairsConfig if it
+/// fits, else GemvDepth3Config.
+template <class DEEP> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+  const bool deepUp = gemvFitsOneWave<DEEP>(gemvGateUpCtas<DEEP>(a.shape));
+  const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(a.shape));
+  if (deepUp)
+    return fullDown ? launchWithGemvConfig<DEEP, GemvFewPairsConfig>(a, stream)
+                    : launchWithGemvConfig<DEEP, GemvDepth3Config>(a, stream);
+  return fullDown ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
+                  : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -318,10 +334,9 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
-  case TileConfig::Gemv:
-    return gemvDownFitsOneWave<GemvFewPairsConfig>(a.shape)
-               ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
-               : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
+  case TileConfig::Gemv: return launchGemv<GemvDeepGateUpConfig>(a, stream);
+  case TileConfig::GemvUp4: return launchGemv<GemvFewPairsConfig>(a, stream); // TEMPORARY A/B
+  case TileConfig::GemvUp7: return launchGemv<GemvConfig<4, 7, 3>>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
