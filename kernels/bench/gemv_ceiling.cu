@@ -12,8 +12,12 @@
 //   pattern      the GEMVs' own grids, rows, lane mapping, loads and depth
 //                (gemv.cuh's gemvRows / prefetchRows / loadKTile), the down
 //                launch dependent as in moe.cuh; the k tile's compute is an XOR
-//   contiguous   the same grids, warps, depth and bytes per warp, but each
-//                warp reads one contiguous block, 512 bytes per load
+//   contig-D     the same grids, warps and bytes per warp, but each warp
+//                reads one contiguous block, 512 bytes per load, D loads of
+//                16 bytes ahead a lane (16: the bytes the GEMVs hold)
+//   bulk-S       per-warp rings of S k tiles filled by cp.async.bulk (one
+//                copy per 128-byte weight row run and per scale run), read
+//                back with the GEMVs' lane mapping
 // Rows print the MoE time and % of the device-to-device copy bandwidth of
 // this run (cudaMemcpy, read + written bytes), as bench_h200.py counts it.
 // Build: nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a kernels/bench/gemv_ceiling.cu -o gemv_ceiling

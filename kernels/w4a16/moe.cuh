@@ -69,26 +69,26 @@ using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
 // 512 CTAs) depth 3 was slower (54.4% against 55.9%).
 using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // A gate/up grid of at most 3 CTAs per SM (Qwen-like T = 1: 384 CTAs) at depth
-// 6 (159 registers): 59.4% of copy against 56.5% at depth 4 (H200, run 11,
-// call 4); depth 5: 59.0%.
+// 6 (159 registers): 59.4% of copy against 56.5% and 56.8% at depth 4 in the
+// same process (H200, run 11, calls 4 and 5); depth 5: 59.0%.
 using GemvDeepGateUpConfig = GemvConfig<4, 6, 3>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvUp4, GemvUp7
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-up4", "gemv-up7"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
 /// Raises the dynamic shared-memory limit of a gate/up and down kernel pair
-/// to BYTES, once per pair (the first call's answer is kept).
-template <auto GATE_UP, auto DOWN, int BYTES> cudaError_t allowSharedMemory() {
-  static const cudaError_t once = [] {
-    cudaError_t err = cudaFuncSetAttribute(GATE_UP, cudaFuncAttributeMaxDynamicSharedMemorySize, BYTES);
-    return err == cudaSuccess ? cudaFuncSetAttribute(DOWN, cudaFuncAttributeMaxDynamicSharedMemorySize, BYTES) : err;
+/// to `bytes`, once per pair (the first call's bytes and answer are kept).
+template <auto GATE_UP, auto DOWN> cudaError_t allowSharedMemory(int bytes) {
+  static const cudaError_t once = [bytes] {
+    cudaError_t err = cudaFuncSetAttribute(GATE_UP, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    return err == cudaSuccess ? cudaFuncSetAttribute(DOWN, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) : err;
   }();
   return once;
 }
@@ -106,6 +106,18 @@ inline bool useDependentLaunch() {
     return major >= 9 && !(env && !std::strcmp(env, "0"));
   }();
   return use;
+}
+
+/// The most dynamic shared memory one CTA may opt in to on this GPU.
+inline int maxDynamicSharedMemory() {
+  static const int bytes = [] {
+    int device = 0, optIn = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+                   cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess
+               ? optIn
+               : 48 * 1024;
+  }();
+  return bytes;
 }
 
 inline int multiprocessorCount() {
@@ -168,7 +180,7 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN);
   if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
-  if (cudaError_t err = allowSharedMemory<moeGemm<C, true>, moeGemm<C, false>, smemBytes<C>()>(); err != cudaSuccess)
+  if (cudaError_t err = allowSharedMemory<moeGemm<C, true>, moeGemm<C, false>>(smemBytes<C>()); err != cudaSuccess)
     return err;
   GemmOperands up, down;
   if (cudaError_t err = startMoe(a, maxTiles, C::BN, 0, stream, up, down); err != cudaSuccess) return err;
@@ -212,7 +224,7 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
     return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN); // the balanced cut never makes more tiles
   if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
-  if (cudaError_t err = allowSharedMemory<moeGemmWgmma<C, true>, moeGemmWgmma<C, false>, C::SMEM_BYTES>();
+  if (cudaError_t err = allowSharedMemory<moeGemmWgmma<C, true>, moeGemmWgmma<C, false>>(C::SMEM_BYTES);
       err != cudaSuccess)
     return err;
   GemmOperands up, down;
@@ -235,11 +247,15 @@ template <class C> int64_t gemvDownCtas(const MoeShape& s) { return int64_t(s.hi
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
 template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
-  constexpr int kMaxShared = 160 * 1024;
-  if (!s.valid() || s.pairs() > 65535 || gemvSharedBytes(std::max(s.hidden, s.inter)) > kMaxShared ||
+  // The staged activation rows. The limit is raised to this GPU's opt-in
+  // maximum: cudaFuncSetAttribute refuses more, so the fixed 160 KB of before
+  // failed this path where the maximum is 99 KB (sm_86/89, sm_120/121).
+  const int upShared = gemvSharedBytes(s.hidden), downShared = gemvSharedBytes(s.inter);
+  if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
-  if (cudaError_t err = allowSharedMemory<gemvGateUp<C>, gemvDown<D>, kMaxShared>(); err != cudaSuccess) return err;
+  if (cudaError_t err = allowSharedMemory<gemvGateUp<C>, gemvDown<D>>(maxDynamicSharedMemory()); err != cudaSuccess)
+    return err;
   MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
   const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
                         s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};
@@ -247,11 +263,11 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
                           s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
   const unsigned pairs = unsigned(s.pairs());
   if (cudaError_t err = launchDependent(gemvGateUp<C>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
-                                        gemvSharedBytes(s.hidden), stream, up);
+                                        upShared, stream, up);
       err != cudaSuccess)
     return err;
-  return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
-                         gemvSharedBytes(s.inter), stream, down);
+  return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS, downShared,
+                         stream, down);
 }
 
 /// The GEMVs at the deepest configuration whose grid is one wave: gate/up at
@@ -335,8 +351,6 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv<GemvDeepGateUpConfig>(a, stream);
-  case TileConfig::GemvUp4: return launchGemv<GemvFewPairsConfig>(a, stream); // TEMPORARY A/B
-  case TileConfig::GemvUp7: return launchGemv<GemvConfig<4, 7, 3>>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
