@@ -23,6 +23,7 @@
 // Build: nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a kernels/bench/gemv_ceiling.cu -o gemv_ceiling
 //===----------------------------------------------------------------------===//
 #include "../w4a16/moe.cuh"
+#include "bench_util.cuh"
 
 #include <cstdio>
 #include <vector>
@@ -30,9 +31,8 @@
 namespace {
 
 using namespace archscope::w4a16;
+using namespace archscope::bench;
 using Config = GemvFewPairsConfig;
-
-constexpr uint32_t kNever = 0x9e3779b9u; // an XOR no input here produces: keeps the loads
 
 __device__ __forceinline__ uint32_t fold(const GemvKTile& t) {
   uint32_t acc = t.s[0] ^ t.s[1];
@@ -173,26 +173,9 @@ template <bool GATE_UP, int S> __global__ void __launch_bounds__(Config::THREADS
   if (acc == kNever) sink[0] = 1;
 }
 
-__global__ void plainRead(const uint4* data, size_t n, uint32_t* sink) {
-  uint32_t acc = 0;
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {
-    uint4 v[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = loadStreaming(reinterpret_cast<const uint8_t*>(data + i + j * stride));
-#pragma unroll
-    for (int j = 0; j < 4; ++j) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-  }
-  for (; i < n; i += stride) acc ^= data[i].x;
-  if (acc == kNever) sink[0] = 1;
-}
-
-bool check(cudaError_t err, const char* what) {
-  if (err == cudaSuccess) err = cudaGetLastError();
-  if (err != cudaSuccess) std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(err));
-  return err == cudaSuccess;
-}
+struct NoL1 { // the GEMVs' weight loads
+  __device__ uint4 operator()(const uint4* p) const { return loadStreaming(reinterpret_cast<const uint8_t*>(p)); }
+};
 
 /// Milliseconds per MoE: 20 back-to-back after 3 warm-up ones, as the probe times.
 template <class F> float msPerMoe(F moe) {
@@ -273,10 +256,10 @@ bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
   const int blocks = multiprocessorCount() * 8;
   const uint4* all = reinterpret_cast<const uint4*>(x.w1);
   const size_t gateUp16 = (x.w1Bytes + x.w1Bytes / 8) / 16;
-  report(s.name, "fused-read", msPerMoe([&] { plainRead<<<blocks, 256>>>(all, x.bytes() / 16, sink); }), bytes, copyGbps);
+  report(s.name, "fused-read", msPerMoe([&] { plainRead<NoL1><<<blocks, 256>>>(all, x.bytes() / 16, sink); }), bytes, copyGbps);
   report(s.name, "two-reads", msPerMoe([&] {
-           plainRead<<<blocks, 256>>>(all, gateUp16, sink);
-           plainRead<<<blocks, 256>>>(all + gateUp16, x.bytes() / 16 - gateUp16, sink);
+           plainRead<NoL1><<<blocks, 256>>>(all, gateUp16, sink);
+           plainRead<NoL1><<<blocks, 256>>>(all + gateUp16, x.bytes() / 16 - gateUp16, sink);
          }), bytes, copyGbps);
   report(s.name, "pattern", msPerMoe([&] {
            launchDependent(patternRead<true>, upGrid, Config::THREADS, 0, nullptr, up, sink);
@@ -296,16 +279,12 @@ bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
 } // namespace
 
 int main() {
-  const size_t bytes = size_t(1) << 30;
-  uint8_t *from = nullptr, *to = nullptr;
-  uint32_t* sink = nullptr;
-  if (!check(cudaMalloc(&from, bytes), "malloc") || !check(cudaMalloc(&to, bytes), "malloc") ||
-      !check(cudaMalloc(&sink, 4), "malloc") || !check(cudaMemset(from, 0x5a, bytes), "memset"))
-    return 1;
-  const float copyMs = msPerMoe([&] { cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice); });
-  const double copyGbps = 2.0 * bytes / copyMs / 1e6;
+  ReadBuffers buffers;
+  if (!buffers.allocate()) return 1;
+  const double copyGbps = buffers.copyGbps([](auto copy) { return msPerMoe(copy); });
   std::printf("copy: %.0f GB/s (read + written, 1 GiB, cudaMemcpy)\n", copyGbps);
-  cudaFree(from), cudaFree(to);
+  cudaFree(buffers.data), cudaFree(buffers.copy);
+  uint32_t* sink = buffers.sink;
   const Shape shapes[] = {{"deepseek", 7168, 2048, 8}, {"qwen-like", 4096, 1536, 8}};
   for (const Shape& s : shapes)
     if (!measure(s, copyGbps, sink)) return 1;

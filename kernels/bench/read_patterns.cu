@@ -16,6 +16,8 @@
 // and that over cudaMemcpy device-to-device (bytes read + written), same run.
 // Build: nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a kernels/bench/read_patterns.cu -o read_patterns
 //===----------------------------------------------------------------------===//
+#include "bench_util.cuh"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -25,26 +27,17 @@
 
 namespace {
 
+using namespace archscope::bench;
+
 constexpr int kThreads = 128, kStageBytes = 8192, kStages = 3;
 
 __device__ __forceinline__ void copyAsync16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(uint32_t(__cvta_generic_to_shared(dst))), "l"(src));
 }
 
-__global__ void plainRead(const uint4* data, size_t n, uint32_t* sink) {
-  uint32_t acc = 0;
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {
-    uint4 v[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = __ldcs(data + i + j * stride);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
-  }
-  for (; i < n; i += stride) acc ^= data[i].x;
-  if (acc == 0x9e3779b9u) sink[0] = acc; // keeps the loads; never true on the data below
-}
+struct EvictFirst {
+  __device__ uint4 operator()(const uint4* p) const { return __ldcs(p); }
+};
 
 /// One CTA: kStageBytes / RUN rows of rowBytes each, RUN bytes per row per stage.
 template <int RUN> __global__ void __launch_bounds__(kThreads) rowRuns(const uint8_t* data, int rowBytes, uint32_t* sink) {
@@ -77,7 +70,7 @@ template <int RUN> __global__ void __launch_bounds__(kThreads) rowRuns(const uin
       acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
   }
-  if (acc == 0x9e3779b9u) sink[0] = acc;
+  if (acc == kNever) sink[0] = acc;
 }
 
 struct Timer {
@@ -100,12 +93,6 @@ struct Timer {
   }
 };
 
-bool check(cudaError_t err, const char* what) {
-  if (err == cudaSuccess) err = cudaGetLastError();
-  if (err != cudaSuccess) std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(err));
-  return err == cudaSuccess;
-}
-
 template <int RUN> bool timeRuns(Timer& timer, const uint8_t* data, size_t bytes, uint32_t* sink, double copyGbps) {
   // 28 stages per CTA: RUN = 128 is the decode GEMM's 3584-byte row; its CTAs per SM
   constexpr int kRowBytes = RUN * 28, kSmem = 39 * 1024;
@@ -121,25 +108,22 @@ template <int RUN> bool timeRuns(Timer& timer, const uint8_t* data, size_t bytes
 } // namespace
 
 int main() {
-  const size_t bytes = size_t(1) << 30;
-  uint8_t *data = nullptr, *copy = nullptr;
-  uint32_t* sink = nullptr;
-  if (!check(cudaMalloc(&data, bytes), "malloc") || !check(cudaMalloc(&copy, bytes), "malloc") ||
-      !check(cudaMalloc(&sink, 4), "malloc") || !check(cudaMemset(data, 0x5a, bytes), "memset"))
-    return 1;
+  ReadBuffers buffers;
+  if (!buffers.allocate()) return 1;
+  const size_t bytes = ReadBuffers::kBytes;
+  uint8_t* data = buffers.data;
+  uint32_t* sink = buffers.sink;
   int device = 0, sms = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   Timer timer;
-  const float copyMs = timer.medianMs([&] { cudaMemcpyAsync(copy, data, bytes, cudaMemcpyDeviceToDevice); });
-  const double copyGbps = 2.0 * bytes / copyMs / 1e6;
-  std::printf("copy       %10.1f MB %9.4f ms %8.0f GB/s (read+write)\n", bytes / 1e6, copyMs, copyGbps);
-  cudaFree(copy);
+  const double copyGbps = buffers.copyGbps([&](auto copy) { return timer.medianMs(copy); });
+  std::printf("copy       %10.1f MB %9.4f ms %8.0f GB/s (read+write)\n", bytes / 1e6, 2.0 * bytes / copyGbps / 1e6, copyGbps);
   for (size_t size : {bytes, size_t(198) << 20, size_t(85) << 20, size_t(132) << 20, size_t(66) << 20,
                       size_t(57) << 20, size_t(28) << 20}) {
     const size_t n = size / 16;
     const int blocks = sms * 8;
-    const float ms = timer.medianMs([&] { plainRead<<<blocks, 256>>>(reinterpret_cast<const uint4*>(data), n, sink); });
+    const float ms = timer.medianMs([&] { plainRead<EvictFirst><<<blocks, 256>>>(reinterpret_cast<const uint4*>(data), n, sink); });
     std::printf("%-10s %10.1f MB %9.4f ms %8.0f GB/s %6.1f%%\n", size == bytes ? "plain" : "size", size / 1e6, ms,
                 size / ms / 1e6, 100 * size / ms / 1e6 / copyGbps);
   }
