@@ -108,28 +108,21 @@ inline bool useDependentLaunch() {
   return use;
 }
 
-/// The most dynamic shared memory one CTA may opt in to on this GPU.
-inline int maxDynamicSharedMemory() {
-  static const int bytes = [] {
-    int device = 0, optIn = 0;
-    return cudaGetDevice(&device) == cudaSuccess &&
-                   cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess
-               ? optIn
-               : 48 * 1024;
+/// An attribute of the current GPU, read once per attribute; `fallback` if
+/// the runtime cannot say.
+template <cudaDeviceAttr ATTRIBUTE> int deviceAttribute(int fallback) {
+  static const int value = [fallback] {
+    int device = 0, v = 0;
+    return cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetAttribute(&v, ATTRIBUTE, device) == cudaSuccess
+               ? v
+               : fallback;
   }();
-  return bytes;
+  return value;
 }
 
-inline int multiprocessorCount() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    return cudaGetDevice(&device) == cudaSuccess &&
-                   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess
-               ? sms
-               : 0;
-  }();
-  return count;
-}
+/// The most dynamic shared memory one CTA may opt in to on this GPU.
+inline int maxDynamicSharedMemory() { return deviceAttribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>(48 * 1024); }
+inline int multiprocessorCount() { return deviceAttribute<cudaDevAttrMultiProcessorCount>(0); }
 
 /// Launches a kernel that may start before the previous grid in `stream` ends
 /// (it waits for it with griddepcontrol.wait, see gemm.cuh and routing.cuh).
