@@ -26,7 +26,15 @@ Module *ModuleIndex::load(const SourceTree &tree, const SourceFile &file) {
     parsed_.wait(lock); // another thread is parsing this file: a second parse would be thrown away
   }
   lock.unlock();
-  auto m = parse(tree, file); // outside the lock: parses run in parallel (parse loads no other module)
+  std::unique_ptr<Module> m;
+  try {
+    m = parse(tree, file); // outside the lock: parses run in parallel (parse loads no other module)
+  } catch (...) { // the waiters must not wait forever: one of them parses again, and meets the same error
+    lock.lock();
+    parsing_.erase(file.path);
+    parsed_.notify_all();
+    throw;
+  }
   lock.lock();
   parsing_.erase(file.path);
   auto it = modules_.emplace(file.path, std::move(m)).first;
