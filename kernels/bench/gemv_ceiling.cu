@@ -12,6 +12,11 @@
 //   pattern      the GEMVs' own grids, rows, lane mapping, loads and depth
 //                (gemv.cuh's gemvRows / prefetchRows / loadKTile), the down
 //                launch dependent as in moe.cuh; the k tile's compute is an XOR
+//   halves       pattern's loads without its partial-tile branch (K % 256 == 0)
+//   halves-l1    the same loads kept in L1 (the second may hit there)
+//   sectors      each 16-byte load of a row's four lanes takes two whole
+//                sectors (a lane's two loads 64 bytes apart, another k order):
+//                faster here, but the GEMVs lost with it (run 12, see README)
 //   contig-D     the same grids, warps and bytes per warp, but each warp
 //                reads one contiguous block, 512 bytes per load, D loads of
 //                16 bytes ahead a lane (16: the bytes the GEMVs hold)
@@ -58,6 +63,64 @@ __device__ __forceinline__ uint32_t streamOnly(const GemvRows& r, int kTiles, in
   return acc;
 }
 
+/// How a lane reads its 32 bytes of a weight row in a k tile:
+///   Halves    gemv.cuh: bytes [32c, 32c + 32) in two 16-byte loads, not kept
+///             in L1, so each load takes half of each of the row's 4 sectors
+///   HalvesL1  the same loads, kept in L1 (the second may hit there)
+///   Sectors   bytes [16c, 16c + 16) and [64 + 16c, ...): each load takes 2
+///             whole sectors of the row (a different k order per lane)
+enum class Lanes { Halves, HalvesL1, Sectors };
+
+__device__ __forceinline__ uint4 loadCached(const uint8_t* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+
+template <Lanes L> __device__ __forceinline__ void loadLanes(const GemvRows& r, int kt, int c, GemvKTile& t) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
+    if constexpr (L == Lanes::Sectors) w -= 16 * c;
+    const int second = L == Lanes::Sectors ? 64 : 16;
+    if constexpr (L == Lanes::HalvesL1) t.w[h][0] = loadCached(w), t.w[h][1] = loadCached(w + second);
+    else t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + second);
+    t.s[h] = loadScaleWord(r.s[h] + gemvScaleByte(kt, 0));
+  }
+}
+
+/// streamOnly for the other lane mappings (K a multiple of 256).
+template <Lanes L> __device__ __forceinline__ uint32_t streamLanes(const GemvRows& r, int kTiles, int c, GemvKTile (&buf)[Config::DEPTH]) {
+  uint32_t acc = 0;
+  for (int base = 0; base < kTiles; base += Config::DEPTH) {
+#pragma unroll
+    for (int d = 0; d < Config::DEPTH; ++d) {
+      const int kt = base + d;
+      if (kt >= kTiles) break;
+      acc ^= fold(buf[d]);
+      if (kt + Config::DEPTH < kTiles) loadLanes<L>(r, kt + Config::DEPTH, c, buf[d]);
+    }
+  }
+  return acc;
+}
+
+template <bool GATE_UP, Lanes L> __global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) lanesRead(GemvOperands op, uint32_t* sink) {
+  if (GATE_UP) waitPrimaryGrid();
+  allowDependentGrid();
+  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
+  const int expert = __ldcg(op.topkIds + pair);
+  const int row = (blockIdx.x * Config::WARPS + warp) * (GATE_UP ? 8 : 16) + g;
+  if (row >= (GATE_UP ? op.inter : op.hidden)) return;
+  const int kTiles = op.K / kGemvTileK;
+  const GemvRows rows = gemvRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
+  GemvKTile buf[Config::DEPTH];
+#pragma unroll
+  for (int d = 0; d < Config::DEPTH; ++d)
+    if (d < kTiles) loadLanes<L>(rows, d, c, buf[d]);
+  if (!GATE_UP) waitPrimaryGrid();
+  if (streamLanes<L>(rows, kTiles, c, buf) == kNever) sink[0] = 1;
+}
+
 /// GATE_UP: gemvGateUp's rows (gate row i, up row I + i); else gemvDown's (h, h + 8).
 template <bool GATE_UP> __global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) patternRead(GemvOperands op, uint32_t* sink) {
   if (GATE_UP) waitPrimaryGrid();
@@ -69,7 +132,7 @@ template <bool GATE_UP> __global__ void __launch_bounds__(Config::THREADS, Confi
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
   GemvKTile buf[Config::DEPTH];
-  prefetchRows<Config>(rows, kTiles, laneTiles, buf);
+  prefetchRows<Config>(rows, GemvTileRange{0, kTiles}, laneTiles, buf);
   if (!GATE_UP) waitPrimaryGrid();
   if (streamOnly(rows, kTiles, laneTiles, buf) == kNever) sink[0] = 1;
 }
@@ -265,6 +328,15 @@ bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
            launchDependent(patternRead<true>, upGrid, Config::THREADS, 0, nullptr, up, sink);
            launchDependent(patternRead<false>, downGrid, Config::THREADS, 0, nullptr, down, sink);
          }), bytes, copyGbps);
+  const auto lanes = [&](auto up_kernel, auto down_kernel) {
+    return msPerMoe([&] {
+      launchDependent(up_kernel, upGrid, Config::THREADS, 0, nullptr, up, sink);
+      launchDependent(down_kernel, downGrid, Config::THREADS, 0, nullptr, down, sink);
+    });
+  };
+  report(s.name, "halves", lanes(lanesRead<true, Lanes::Halves>, lanesRead<false, Lanes::Halves>), bytes, copyGbps);
+  report(s.name, "halves-l1", lanes(lanesRead<true, Lanes::HalvesL1>, lanesRead<false, Lanes::HalvesL1>), bytes, copyGbps);
+  report(s.name, "sectors", lanes(lanesRead<true, Lanes::Sectors>, lanesRead<false, Lanes::Sectors>), bytes, copyGbps);
   report(s.name, "contig-8", contiguous<8>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
   report(s.name, "contig-16", contiguous<16>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
   report(s.name, "contig-24", contiguous<24>(up, down, upGrid, downGrid, sink), bytes, copyGbps);

@@ -11,7 +11,10 @@
 // activation row sits in shared memory and feeds MMA column 0 (variants timed
 // and not kept are in kernels/README.md). Two launches:
 //   gemvGateUp  reads its pair's expert itself (no routing launch), clears
-//               `out`; W1 x + SwiGLU -> bf16 activations [pair][I] (workspace)
+//               `out`; W1 x + SwiGLU -> bf16 activations [pair][I] (workspace).
+//               KGROUPS warps may share 16 rows, each on its share of k: more
+//               warps, each with fewer tiles in a row, and their sums meet in
+//               shared memory before the SwiGLU
 //   gemvDown    issues its first weight loads, then waits for the gate/up
 //               grid (programmatic dependent launch); act W2 times the routing
 //               weight, added into `out`.
@@ -26,12 +29,20 @@
 
 namespace archscope::w4a16 {
 
-/// WARPS warps per CTA, each on its own 16 rows; DEPTH k tiles in registers
-/// per warp (DEPTH - 1 in flight while one is computed); MIN_CTAS caps
-/// registers (__launch_bounds__).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_> struct GemvConfig {
-  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, THREADS = WARPS * 32;
+/// WARPS warps per CTA, each on its own 16 rows, times KGROUPS (gate/up
+/// only): the warps on the same rows, each on its k group (gemvGroupTiles);
+/// DEPTH k tiles in registers per warp (DEPTH - 1 in flight while one is
+/// computed); MIN_CTAS caps registers (__launch_bounds__).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_;
+  static constexpr int THREADS = WARPS * KGROUPS * 32;
 };
+
+/// The gate/up kernel's shared memory: the staged activation row, then the
+/// column-0 sums that k groups 1.. hand to group 0 (16 floats a warp).
+template <class C> ARCHSCOPE_HD constexpr int gemvGateUpSharedBytes(int K) {
+  return gemvSharedBytes(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
+}
 
 struct GemvOperands {
   const uint8_t* packed; // [E][rowsPerExpert][K/2], repacked (nibble_layout.h)
@@ -124,10 +135,11 @@ __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* 
 
 /// The k loop: DEPTH tiles in registers, each refilled right after it is used.
 template <class C>
-__device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int laneTiles, const uint8_t* xs, int c,
-                                           GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
+__device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange range, int laneTiles, const uint8_t* xs,
+                                           int c, GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
   constexpr int DEPTH = C::DEPTH;
-  for (int base = 0; base < kTiles; base += DEPTH) {
+  const int kTiles = range.last;
+  for (int base = range.first; base < kTiles; base += DEPTH) {
 #pragma unroll
     for (int d = 0; d < DEPTH; ++d) {
       const int kt = base + d;
@@ -139,10 +151,13 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, int kTiles, int la
 }
 
 template <class C>
-__device__ __forceinline__ void prefetchRows(const GemvRows& r, int kTiles, int laneTiles, GemvKTile (&buf)[C::DEPTH]) {
+__device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange range, int laneTiles,
+                                             GemvKTile (&buf)[C::DEPTH]) {
 #pragma unroll
-  for (int d = 0; d < C::DEPTH; ++d)
-    if (d < kTiles) loadKTile(r, d, d < laneTiles, buf[d]);
+  for (int d = 0; d < C::DEPTH; ++d) {
+    const int kt = range.first + d;
+    if (kt < range.last) loadKTile(r, kt, kt < laneTiles, buf[d]);
+  }
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
@@ -165,6 +180,25 @@ template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* 
   }
 }
 
+/// k groups 1.. of a CTA hand their column-0 sums (rows g and g + 8 of each
+/// warp's 16) to group 0, which adds them into its own; the others are done.
+/// Every thread of the CTA calls it.
+template <class C> __device__ __forceinline__ bool gatherKGroups(float* partial, int group, int warp, int g, int c,
+                                                                 float (&acc)[4]) {
+  if constexpr (C::KGROUPS > 1) {
+    float* mine = partial + ((group - 1) * C::WARPS + warp) * 16 + g;
+    if (group > 0 && c == 0) mine[0] = acc[0], mine[8] = acc[2];
+    __syncthreads();
+    if (group > 0) return false;
+#pragma unroll
+    for (int k = 1; k < C::KGROUPS; ++k) {
+      const float* theirs = partial + ((k - 1) * C::WARPS + warp) * 16 + g;
+      acc[0] += theirs[0], acc[2] += theirs[8];
+    }
+  }
+  return true;
+}
+
 /// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
 /// (the router that wrote topkIds; the previous MoE's down GEMM adding into
 /// `out`) before touching memory, then lets the down grid start.
@@ -172,24 +206,26 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   waitPrimaryGrid();
   allowDependentGrid();
   extern __shared__ __align__(16) uint8_t xs[];
-  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
+  const int pair = blockIdx.y, warp = threadIdx.x / 32 % C::WARPS, group = threadIdx.x / 32 / C::WARPS;
+  const int lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
   const int expert = op.topkIds[pair], token = pair / op.topk;
   const int i = (blockIdx.x * C::WARPS + warp) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
   const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
+  const GemvTileRange range = gemvGroupTiles(kTiles, C::KGROUPS, group);
   const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
   GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows<C>(rows, kTiles, laneTiles, buf);
+  if (hasRows) prefetchRows<C>(rows, range, laneTiles, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
   device::clearFloats(op.out, size_t(op.tokens) * op.hidden, cta * C::THREADS + threadIdx.x, ctas * C::THREADS);
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
   __syncthreads();
-  if (!hasRows) return;
-
   float acc[4] = {};
-  streamRows<C>(rows, kTiles, laneTiles, xs, c, buf, acc);
+  if (hasRows) streamRows<C>(rows, range, laneTiles, xs, c, buf, acc);
+  const bool last = gatherKGroups<C>(reinterpret_cast<float*>(xs + gemvSharedBytes(op.K)), group, warp, g, c, acc);
+  if (!last || !hasRows) return;
   if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
     const float scale = op.global[expert] * kUnbias, gate = acc[0] * scale, up = acc[2] * scale;
     const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
@@ -201,6 +237,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
 /// inputs: topkIds, complete before that grid could start, and the weights),
 /// and waits for it before reading the activations.
 template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
+  static_assert(C::KGROUPS == 1, "the down GEMV's warps each own their rows");
   allowDependentGrid(); // the next MoE's first grid waits for this one before touching memory
   extern __shared__ __align__(16) uint8_t xs[];
   const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
@@ -210,7 +247,8 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
   GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows<C>(rows, kTiles, laneTiles, buf);
+  const GemvTileRange range{0, kTiles};
+  if (hasRows) prefetchRows<C>(rows, range, laneTiles, buf);
 
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
@@ -218,7 +256,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows<C>(rows, kTiles, laneTiles, xs, c, buf, acc);
+  streamRows<C>(rows, range, laneTiles, xs, c, buf, acc);
   if (c == 0) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;

@@ -25,6 +25,16 @@ ARCHSCOPE_HD constexpr int gemvLaneKTiles(int K, int c) { return K > c * 64 ? (K
 /// Byte of a weight row's scales where lane c's four scales of tile kt start.
 ARCHSCOPE_HD constexpr int gemvScaleByte(int kt, int c) { return kt * 16 + c * 4; }
 
+/// The k tiles [first, last) of k group `group` of `groups` (warps that share
+/// rows and split k): whole tiles, the last groups short or empty.
+struct GemvTileRange {
+  int first, last;
+};
+ARCHSCOPE_HD constexpr GemvTileRange gemvGroupTiles(int kTiles, int groups, int group) {
+  const int per = (kTiles + groups - 1) / groups;
+  return {group * per < kTiles ? group * per : kTiles, (group + 1) * per < kTiles ? (group + 1) * per : kTiles};
+}
+
 /// Shared-memory bytes of a staged activation row of K bf16 (whole tiles).
 ARCHSCOPE_HD constexpr int gemvSharedBytes(int K) { return (K + kGemvTileK - 1) / kGemvTileK * 4 * kGemvGroupBytes; }
 

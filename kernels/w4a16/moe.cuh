@@ -68,10 +68,13 @@ using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
 // against 70.3% (H200, run 10, call 8); where depth 4 fits one wave (Qwen-like,
 // 512 CTAs) depth 3 was slower (54.4% against 55.9%).
 using GemvDepth3Config = GemvConfig<4, 3, 5>;
-// A gate/up grid of at most 3 CTAs per SM (Qwen-like T = 1: 384 CTAs) at depth
-// 6 (159 registers): 59.4% of copy against 56.5% and 56.8% at depth 4 in the
-// same process (H200, run 11, calls 4 and 5); depth 5: 59.0%.
-using GemvDeepGateUpConfig = GemvConfig<4, 6, 3>;
+// A gate/up grid of at most 3 CTAs per SM (Qwen-like T = 1: 384 CTAs) in two k
+// groups, 2 tiles deep (78 registers, 24 warps per SM): 66.4% of copy against
+// 60.5-61.0% with one k group 6 tiles deep (159 registers, 12 warps), in the
+// same processes (H200, run 12, calls 6, 7 and 9). Both hold about as many
+// bytes in flight; twice the warps, each with half the tiles in a row, hide
+// more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
+using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
@@ -243,7 +246,7 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
   // The staged activation rows. The limit is raised to this GPU's opt-in
   // maximum: cudaFuncSetAttribute refuses more, so the fixed 160 KB of before
   // failed this path where the maximum is 99 KB (sm_86/89, sm_120/121).
-  const int upShared = gemvSharedBytes(s.hidden), downShared = gemvSharedBytes(s.inter);
+  const int upShared = gemvGateUpSharedBytes<C>(s.hidden), downShared = gemvSharedBytes(s.inter);
   if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
@@ -263,15 +266,16 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
                          stream, down);
 }
 
-/// The GEMVs at the deepest configuration whose grid is one wave: gate/up at
-/// DEEP if it fits, else GemvFewPairsConfig; down at GemvFewPairsConfig if it
-/// fits, else GemvDepth3Config.
-template <class DEEP> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
-  const bool deepUp = gemvFitsOneWave<DEEP>(gemvGateUpCtas<DEEP>(a.shape));
+/// The GEMVs at the configuration whose grid is one wave: gate/up at
+/// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down at
+/// GemvFewPairsConfig if it fits, else GemvDepth3Config.
+inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+  using UP = GemvKGroupsConfig;
+  const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(a.shape));
   const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(a.shape));
-  if (deepUp)
-    return fullDown ? launchWithGemvConfig<DEEP, GemvFewPairsConfig>(a, stream)
-                    : launchWithGemvConfig<DEEP, GemvDepth3Config>(a, stream);
+  if (groupedUp)
+    return fullDown ? launchWithGemvConfig<UP, GemvFewPairsConfig>(a, stream)
+                    : launchWithGemvConfig<UP, GemvDepth3Config>(a, stream);
   return fullDown ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
                   : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
 }
@@ -343,7 +347,7 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaMedium: return launchWithWgmmaConfig<WgmmaMediumConfig>(a, stream);
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
-  case TileConfig::Gemv: return launchGemv<GemvDeepGateUpConfig>(a, stream);
+  case TileConfig::Gemv: return launchGemv(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

@@ -3,7 +3,8 @@
 // of a row exactly once, for every K the shapes allow (K % 64 == 0, partial
 // last tiles included); a lane's four scales are its words' blocks; staging
 // writes each activation chunk where the lane of its k reads it, inside the
-// staged row; and the four lanes of quad 0 read four disjoint bank ranges.
+// staged row; the four lanes of quad 0 read four disjoint bank ranges; and
+// the k groups of the gate/up GEMV split a row's k tiles without gap or overlap.
 #include "../../../kernels/w4a16/gemv_layout.h"
 
 #include <gtest/gtest.h>
@@ -61,6 +62,24 @@ TEST(W4a16GemvLayout, QuadZeroReadsAreBankConflictFree) {
       for (int c = 0; c < 4; ++c)
         for (int b = 0; b < 4; ++b) EXPECT_TRUE(banks.insert((gemvActivationOffset(kt, c, w) / 4 + b) % 32).second);
     }
+}
+
+TEST(W4a16GemvLayout, KGroupsSplitTheTilesInOrder) {
+  for (int kTiles = 1; kTiles <= 40; ++kTiles)
+    for (int groups = 1; groups <= 4; ++groups) {
+      int next = 0;
+      for (int group = 0; group < groups; ++group) {
+        const GemvTileRange r = gemvGroupTiles(kTiles, groups, group);
+        ASSERT_EQ(r.first, next) << kTiles << " tiles, group " << group << " of " << groups;
+        ASSERT_LE(r.first, r.last);
+        ASSERT_LE(r.last - r.first, (kTiles + groups - 1) / groups);
+        next = r.last;
+      }
+      ASSERT_EQ(next, kTiles) << kTiles << " tiles in " << groups << " groups";
+    }
+  const GemvTileRange qwen = gemvGroupTiles(16, 2, 1); // H = 4096: tiles 8..15
+  EXPECT_EQ(qwen.first, 8);
+  EXPECT_EQ(qwen.last, 16);
 }
 
 } // namespace
