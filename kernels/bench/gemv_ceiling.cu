@@ -48,8 +48,8 @@ __device__ __forceinline__ uint32_t fold(const GemvKTile& t) {
   return acc;
 }
 
-/// gemv.cuh's k loop with the tile's compute replaced by an XOR.
-__device__ __forceinline__ uint32_t streamOnly(const GemvRows& r, int kTiles, int laneTiles, GemvKTile (&buf)[Config::DEPTH]) {
+/// gemv.cuh's k loop with the tile's compute replaced by an XOR; refill(kt, tile) loads k tile kt.
+template <class REFILL> __device__ __forceinline__ uint32_t streamOnly(int kTiles, GemvKTile (&buf)[Config::DEPTH], REFILL refill) {
   uint32_t acc = 0;
   for (int base = 0; base < kTiles; base += Config::DEPTH) {
 #pragma unroll
@@ -57,19 +57,21 @@ __device__ __forceinline__ uint32_t streamOnly(const GemvRows& r, int kTiles, in
       const int kt = base + d;
       if (kt >= kTiles) break;
       acc ^= fold(buf[d]);
-      if (kt + Config::DEPTH < kTiles) loadKTile(r, kt + Config::DEPTH, kt + Config::DEPTH < laneTiles, buf[d]);
+      if (kt + Config::DEPTH < kTiles) refill(kt + Config::DEPTH, buf[d]);
     }
   }
   return acc;
 }
 
 /// How a lane reads its 32 bytes of a weight row in a k tile:
-///   Halves    gemv.cuh: bytes [32c, 32c + 32) in two 16-byte loads, not kept
-///             in L1, so each load takes half of each of the row's 4 sectors
+///   Gemv      gemv.cuh's loadKTile: bytes [32c, 32c + 32) in two 16-byte
+///             loads, not kept in L1, so each takes half of each of the row's
+///             4 sectors; zeros past K
+///   Halves    the same loads without the partial-tile branch
 ///   HalvesL1  the same loads, kept in L1 (the second may hit there)
 ///   Sectors   bytes [16c, 16c + 16) and [64 + 16c, ...): each load takes 2
 ///             whole sectors of the row (a different k order per lane)
-enum class Lanes { Halves, HalvesL1, Sectors };
+enum class Lanes { Gemv, Halves, HalvesL1, Sectors };
 
 __device__ __forceinline__ uint4 loadCached(const uint8_t* p) {
   uint4 v;
@@ -77,52 +79,24 @@ __device__ __forceinline__ uint4 loadCached(const uint8_t* p) {
   return v;
 }
 
-template <Lanes L> __device__ __forceinline__ void loadLanes(const GemvRows& r, int kt, int c, GemvKTile& t) {
+template <Lanes L> __device__ __forceinline__ void loadLanes(const GemvRows& r, int kt, int c, int laneTiles, GemvKTile& t) {
+  if constexpr (L == Lanes::Gemv) {
+    loadKTile(r, kt, kt < laneTiles, t);
+  } else {
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
-    if constexpr (L == Lanes::Sectors) w -= 16 * c;
-    const int second = L == Lanes::Sectors ? 64 : 16;
-    if constexpr (L == Lanes::HalvesL1) t.w[h][0] = loadCached(w), t.w[h][1] = loadCached(w + second);
-    else t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + second);
-    t.s[h] = loadScaleWord(r.s[h] + gemvScaleByte(kt, 0));
-  }
-}
-
-/// streamOnly for the other lane mappings (K a multiple of 256).
-template <Lanes L> __device__ __forceinline__ uint32_t streamLanes(const GemvRows& r, int kTiles, int c, GemvKTile (&buf)[Config::DEPTH]) {
-  uint32_t acc = 0;
-  for (int base = 0; base < kTiles; base += Config::DEPTH) {
-#pragma unroll
-    for (int d = 0; d < Config::DEPTH; ++d) {
-      const int kt = base + d;
-      if (kt >= kTiles) break;
-      acc ^= fold(buf[d]);
-      if (kt + Config::DEPTH < kTiles) loadLanes<L>(r, kt + Config::DEPTH, c, buf[d]);
+    for (int h = 0; h < 2; ++h) {
+      const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
+      if constexpr (L == Lanes::Sectors) w -= 16 * c;
+      const int second = L == Lanes::Sectors ? 64 : 16;
+      if constexpr (L == Lanes::HalvesL1) t.w[h][0] = loadCached(w), t.w[h][1] = loadCached(w + second);
+      else t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + second);
+      t.s[h] = loadScaleWord(r.s[h] + gemvScaleByte(kt, 0));
     }
   }
-  return acc;
-}
-
-template <bool GATE_UP, Lanes L> __global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) lanesRead(GemvOperands op, uint32_t* sink) {
-  if (GATE_UP) waitPrimaryGrid();
-  allowDependentGrid();
-  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
-  const int expert = __ldcg(op.topkIds + pair);
-  const int row = (blockIdx.x * Config::WARPS + warp) * (GATE_UP ? 8 : 16) + g;
-  if (row >= (GATE_UP ? op.inter : op.hidden)) return;
-  const int kTiles = op.K / kGemvTileK;
-  const GemvRows rows = gemvRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
-  GemvKTile buf[Config::DEPTH];
-#pragma unroll
-  for (int d = 0; d < Config::DEPTH; ++d)
-    if (d < kTiles) loadLanes<L>(rows, d, c, buf[d]);
-  if (!GATE_UP) waitPrimaryGrid();
-  if (streamLanes<L>(rows, kTiles, c, buf) == kNever) sink[0] = 1;
 }
 
 /// GATE_UP: gemvGateUp's rows (gate row i, up row I + i); else gemvDown's (h, h + 8).
-template <bool GATE_UP> __global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) patternRead(GemvOperands op, uint32_t* sink) {
+template <bool GATE_UP, Lanes L> __global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) lanesRead(GemvOperands op, uint32_t* sink) {
   if (GATE_UP) waitPrimaryGrid();
   allowDependentGrid();
   const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
@@ -131,10 +105,13 @@ template <bool GATE_UP> __global__ void __launch_bounds__(Config::THREADS, Confi
   if (row >= (GATE_UP ? op.inter : op.hidden)) return;
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
   const GemvRows rows = gemvRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
+  const auto load = [&](int kt, GemvKTile& t) { loadLanes<L>(rows, kt, c, laneTiles, t); };
   GemvKTile buf[Config::DEPTH];
-  prefetchRows<Config>(rows, GemvTileRange{0, kTiles}, laneTiles, buf);
+#pragma unroll
+  for (int d = 0; d < Config::DEPTH; ++d)
+    if (d < kTiles) load(d, buf[d]);
   if (!GATE_UP) waitPrimaryGrid();
-  if (streamOnly(rows, kTiles, laneTiles, buf) == kNever) sink[0] = 1;
+  if (streamOnly(kTiles, buf, load) == kNever) sink[0] = 1;
 }
 
 /// The same grid and bytes per warp as patternRead, read as one contiguous
@@ -324,16 +301,13 @@ bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
            plainRead<NoL1><<<blocks, 256>>>(all, gateUp16, sink);
            plainRead<NoL1><<<blocks, 256>>>(all + gateUp16, x.bytes() / 16 - gateUp16, sink);
          }), bytes, copyGbps);
-  report(s.name, "pattern", msPerMoe([&] {
-           launchDependent(patternRead<true>, upGrid, Config::THREADS, 0, nullptr, up, sink);
-           launchDependent(patternRead<false>, downGrid, Config::THREADS, 0, nullptr, down, sink);
-         }), bytes, copyGbps);
   const auto lanes = [&](auto up_kernel, auto down_kernel) {
     return msPerMoe([&] {
       launchDependent(up_kernel, upGrid, Config::THREADS, 0, nullptr, up, sink);
       launchDependent(down_kernel, downGrid, Config::THREADS, 0, nullptr, down, sink);
     });
   };
+  report(s.name, "pattern", lanes(lanesRead<true, Lanes::Gemv>, lanesRead<false, Lanes::Gemv>), bytes, copyGbps);
   report(s.name, "halves", lanes(lanesRead<true, Lanes::Halves>, lanesRead<false, Lanes::Halves>), bytes, copyGbps);
   report(s.name, "halves-l1", lanes(lanesRead<true, Lanes::HalvesL1>, lanesRead<false, Lanes::HalvesL1>), bytes, copyGbps);
   report(s.name, "sectors", lanes(lanesRead<true, Lanes::Sectors>, lanesRead<false, Lanes::Sectors>), bytes, copyGbps);
