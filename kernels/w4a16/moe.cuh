@@ -199,7 +199,8 @@ inline bool wgmmaAvailable() {
     int built = 0;
     if (cudaMalloc(&flag, sizeof(int)) != cudaSuccess) return false;
     wgmmaBuildProbe<<<1, 1>>>(flag);
-    const bool ok = cudaGetLastError() == cudaSuccess && cudaMemcpy(&built, flag, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess;
+    const bool ok = cudaGetLastError() == cudaSuccess &&
+                    cudaMemcpy(&built, flag, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess;
     cudaFree(flag);
     return ok && built == 1;
   }();
@@ -236,9 +237,17 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
 /// Whether a GEMV grid of `ctas` at configuration C is one wave: C::MIN_CTAS
 /// per SM, the count __launch_bounds__ sizes its registers for (its shared
 /// memory, the activation row, is not the limit for H, I <= 8192).
-template <class C> bool gemvFitsOneWave(int64_t ctas) { return ctas <= int64_t(C::MIN_CTAS) * multiprocessorCount(); }
-template <class C> int64_t gemvGateUpCtas(const MoeShape& s) { return int64_t(s.inter / 8 + C::WARPS - 1) / C::WARPS * s.pairs(); }
-template <class C> int64_t gemvDownCtas(const MoeShape& s) { return int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs(); }
+template <class C> bool gemvFitsOneWave(int64_t ctas) {
+  return ctas <= int64_t(C::MIN_CTAS) * multiprocessorCount();
+}
+/// The GEMVs' grids: WARPS row groups a CTA (8 gate and 8 up rows, or 16
+/// down rows), one grid row per pair.
+template <class C> int64_t gemvGateUpCtas(const MoeShape& s) {
+  return int64_t(s.inter / 8 + C::WARPS - 1) / C::WARPS * s.pairs();
+}
+template <class C> int64_t gemvDownCtas(const MoeShape& s) {
+  return int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs();
+}
 
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
 template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
