@@ -16,11 +16,11 @@ import argparse
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
-SHAPES = {"qwen-like": (4096, 1536, 128, 8), "deepseek": (7168, 2048, 256, 8)}
+from bench_h200 import SHAPES, build, run_probe
+
 SLOTS = 8192  # warps per kernel the dump holds
 UP_STAMPS = ["start", "k-begin", "k-end", "gathered"]
 DOWN_STAMPS = ["start", "ready", "staged", "k-end"]
@@ -65,6 +65,7 @@ DUMP = """  struct TimelineDump {
   static TimelineDump dump;
 """ % (SLOTS, SLOTS)
 LAUNCHER = "inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {\n"
+DUMP_INCLUDES = "#include <cstdio>\n#include <cstdlib>\n"
 
 
 def insert_after(text, anchor, addition, path):
@@ -82,7 +83,7 @@ def instrument(root):
     open(gemv, "w").write(text)
     moe = os.path.join(root, "kernels/w4a16/moe.cuh")
     text = insert_after(open(moe).read(), LAUNCHER, DUMP, moe)
-    open(moe, "w").write(text)
+    open(moe, "w").write(DUMP_INCLUDES + text)
 
 
 def stamps(raw, offset):
@@ -117,33 +118,29 @@ def main():
     shapes = args.shapes.split(",")
     if unknown := [s for s in shapes if s not in SHAPES]:
         parser.error(f"unknown shape {unknown[0]} (known: {', '.join(sorted(SHAPES))})")
-    os.makedirs(args.out, exist_ok=True)
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as root:
         shutil.copytree("kernels", os.path.join(root, "kernels"))
         instrument(root)
-        binary = os.path.join(root, "probe_timeline")
-        arch = args.arch.removeprefix("sm_")
-        subprocess.run(["nvcc", "-std=c++17", "-O3", f"-gencode=arch=compute_{arch},code=sm_{arch}",
-                        "-DARCHSCOPE_FAMILY=w4a16", "-include", "cstdio", "kernels/probe/main.cu",
-                        "kernels/common/moe_problem.cpp", "-o", binary], cwd=root, check=True)
+        here = os.getcwd()
+        os.chdir(root)  # bench_h200.build compiles the kernels/ of the working directory
+        try:
+            binary = build("w4a16", args.arch, root)
+        finally:
+            os.chdir(here)
         for shape in shapes:
-            print(f"{shape}, T = 1:")
-            report(run_probe(binary, shape, args.config, os.path.join(args.out, f"timeline-{shape}.bin")))
-
-
-def run_probe(binary, shape, config, dump):
-    hidden, inter, experts, topk = SHAPES[shape]
-    env = dict(os.environ, ARCHSCOPE_TIMELINE=dump)
-    if config:
-        env["ARCHSCOPE_W4A16_CONFIG"] = config
-    run = subprocess.run([binary, "--tokens", "1", "--hidden", str(hidden), "--inter", str(inter), "--experts",
-                          str(experts), "--topk", str(topk), "--iters", "20"], env=env, capture_output=True, text=True,
-                         timeout=120)
-    print(run.stdout.strip())
-    if run.returncode != 0:
-        sys.exit(f"probe exited {run.returncode}: {run.stderr.strip()}")
-    return open(dump, "rb").read()
+            dump = os.path.join(out, f"timeline-{shape}.bin")
+            env = {"ARCHSCOPE_TIMELINE": dump, **({"ARCHSCOPE_W4A16_CONFIG": args.config} if args.config else {})}
+            rc, rows = run_probe(binary, SHAPES[shape], [1], 20, env_extra=env, timeout=120)
+            if rc == 77:
+                print(f"SKIP {shape}: the probe cannot run here (no CUDA device, or not this family's)")
+                return 77
+            if rc != 0 or not rows:
+                sys.exit(f"{shape}: the probe exited {rc}{' (no result)' if not rows else ''}")
+            print(f"{shape}, T = 1: {rows[0]['ms'] * 1e3:.2f} us a MoE, pass={rows[0]['pass']}")
+            report(open(dump, "rb").read())
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
