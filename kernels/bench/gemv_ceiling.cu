@@ -10,9 +10,11 @@
 //   fused-read   one grid-stride read of all the bytes: no launch boundary
 //   two-reads    the gate/up bytes, then the down bytes: two plain launches
 //   pattern      the GEMVs' own grids, rows, lane mapping, loads and depth
-//                (gemv.cuh's gemvRows / prefetchRows / loadKTile), the down
-//                launch dependent as in moe.cuh; the k tile's compute is an XOR
-//   halves       pattern's loads without its partial-tile branch (K % 256 == 0)
+//                (gemv.cuh's gemvRows / prefetchRows / loadKTile, the blocked
+//                layout of weight_layout.h), the down launch dependent as in
+//                moe.cuh; the k tile's compute is an XOR
+//   halves       the loads of the row-major layout before run 14: a lane's
+//                32 bytes of each of its two rows, 16 rows K/2 bytes apart
 //   halves-l1    the same loads kept in L1 (the second may hit there)
 //   sectors      each 16-byte load of a row's four lanes takes two whole
 //                sectors (a lane's two loads 64 bytes apart, another k order):
@@ -64,10 +66,11 @@ template <class REFILL> __device__ __forceinline__ uint32_t streamOnly(int kTile
 }
 
 /// How a lane reads its 32 bytes of a weight row in a k tile:
-///   Gemv      gemv.cuh's loadKTile: bytes [32c, 32c + 32) in two 16-byte
-///             loads, not kept in L1, so each takes half of each of the row's
-///             4 sectors; zeros past K
-///   Halves    the same loads without the partial-tile branch
+///   Gemv      gemv.cuh's loadKTile: the warp's 16 rows one 2 KB run a k tile
+///             (weight_layout.h), each row's 32 bytes in two 16-byte loads
+///   Halves    row-major rows: bytes [32c, 32c + 32) of each row in two
+///             16-byte loads, not kept in L1, so each takes half of each of
+///             the row's 4 sectors
 ///   HalvesL1  the same loads, kept in L1 (the second may hit there)
 ///   Sectors   bytes [16c, 16c + 16) and [64 + 16c, ...): each load takes 2
 ///             whole sectors of the row (a different k order per lane)
@@ -79,9 +82,27 @@ __device__ __forceinline__ uint4 loadCached(const uint8_t* p) {
   return v;
 }
 
-template <Lanes L> __device__ __forceinline__ void loadLanes(const GemvRows& r, int kt, int c, int laneTiles, GemvKTile& t) {
+/// A lane's two rows read as if row-major (the layout before run 14).
+struct RowMajorRows {
+  const uint8_t* w[2];
+  const uint8_t* s[2];
+};
+__device__ __forceinline__ RowMajorRows rowMajorRows(const GemvOperands& op, int expert, int top, int bottom, int c) {
+  const size_t row0 = size_t(expert) * op.rowsPerExpert;
+  RowMajorRows r;
+  const int rows[2] = {top, bottom};
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + gemvWordK(0, c, 0) / 2;
+    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + gemvScaleByte(0, c);
+  }
+  return r;
+}
+
+template <Lanes L, class Rows>
+__device__ __forceinline__ void loadLanes(const Rows& r, int kt, int c, int laneTiles, GemvKTile& t) {
   if constexpr (L == Lanes::Gemv) {
-    loadKTile(r, kt, kt < laneTiles, t);
+    loadKTile<true>(r, kt, laneTiles, t);
   } else {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -104,7 +125,10 @@ template <bool GATE_UP, Lanes L> __global__ void __launch_bounds__(Config::THREA
   const int row = (blockIdx.x * Config::WARPS + warp) * (GATE_UP ? 8 : 16) + g;
   if (row >= (GATE_UP ? op.inter : op.hidden)) return;
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
-  const GemvRows rows = gemvRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
+  const auto rows = [&] {
+    if constexpr (L == Lanes::Gemv) return gemvRows(op, expert, row / (GATE_UP ? 8 : 16), g, c);
+    else return rowMajorRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
+  }();
   const auto load = [&](int kt, GemvKTile& t) { loadLanes<L>(rows, kt, c, laneTiles, t); };
   GemvKTile buf[Config::DEPTH];
 #pragma unroll

@@ -5,9 +5,10 @@
 //   cudaError_t launchMoe_<family>(const archscope::MoeDeviceArgs&, cudaStream_t);
 // A family whose kernels read the packed weights in a layout of their own
 // defines ARCHSCOPE_FAMILY_REPACKS_WEIGHTS and
-//   cudaError_t repackWeights_<family>(uint8_t* packed, size_t bytes, cudaStream_t);
-// which the probe runs once on each packed buffer after uploading it (as an
-// engine repacks when it loads a model), never inside a timed launch.
+//   cudaError_t repackWeights_<family>(const MoeShape&, const MoeWeightBuffers&, cudaStream_t);
+// which the probe runs once after uploading the weights (as an engine
+// repacks when it loads a model), never inside a timed launch; it rewrites
+// the buffers in place and keeps their sizes.
 // The launcher owns everything it does on the stream (including clearing
 // `out` if it accumulates): the probe poisons `out` with NaN before each
 // launch, so an element the kernel never writes fails the check.
@@ -31,6 +32,11 @@ using MoeBf16 = __nv_bfloat16;
 #else
 struct MoeBf16 { uint16_t bits; }; // layout stand-in so plain C++ sees the struct
 #endif
+
+/// The weight buffers a family's repack rewrites (MoeDeviceArgs's, writable).
+struct MoeWeightBuffers {
+  uint8_t *w1Packed, *w1Scales, *w2Packed, *w2Scales;
+};
 
 struct MoeDeviceArgs {
   MoeShape shape;

@@ -64,7 +64,7 @@ public:
     };
     upload(p.w1.packed, w1Packed_), upload(p.w1.scales, w1Scales_), upload(p.w1.global, w1Global_);
     upload(p.w2.packed, w2Packed_), upload(p.w2.scales, w2Scales_), upload(p.w2.global, w2Global_);
-    w1Bytes_ = p.w1.packed.size() * sizeof(p.w1.packed[0]), w2Bytes_ = p.w2.packed.size() * sizeof(p.w2.packed[0]);
+    shape_ = s;
     if (err == cudaSuccess) err = alloc(p.x.size() * 2, x_);
     if (err == cudaSuccess) err = alloc(size_t(s.pairs()) * 4, ids_);
     if (err == cudaSuccess) err = alloc(size_t(s.pairs()) * 4, weights_);
@@ -92,11 +92,10 @@ public:
     return a;
   }
 
-  /// Rewrites both packed weight buffers in place with a family's repack
-  /// (e.g. repackWeights_w4a16), once, after allocate.
-  cudaError_t repackWeights(cudaError_t (*repack)(uint8_t*, size_t, cudaStream_t)) {
-    cudaError_t err = repack(w1Packed_, w1Bytes_, nullptr);
-    if (err == cudaSuccess) err = repack(w2Packed_, w2Bytes_, nullptr);
+  /// Rewrites the weight buffers in place with a family's repack (e.g.
+  /// repackWeights_w4a16), once, after allocate.
+  cudaError_t repackWeights(cudaError_t (*repack)(const MoeShape&, const MoeWeightBuffers&, cudaStream_t)) {
+    const cudaError_t err = repack(shape_, {w1Packed_, w1Scales_, w2Packed_, w2Scales_}, nullptr);
     return err == cudaSuccess ? cudaDeviceSynchronize() : err;
   }
 
@@ -124,7 +123,8 @@ private:
   int32_t* ids_ = nullptr;
   uint16_t* x_ = nullptr;
   void* workspace_ = nullptr;
-  size_t workspaceBytes_ = 0, w1Bytes_ = 0, w2Bytes_ = 0;
+  size_t workspaceBytes_ = 0;
+  MoeShape shape_{};
   int tokens_ = 0, hidden_ = 0;
 };
 

@@ -63,6 +63,7 @@
 #define ARCHSCOPE_W4A16_WGMMA 0
 #endif
 
+#include "weight_layout.h"
 #include "wgmma_layout.h"
 #include "wgmma_ops.cuh"
 
@@ -100,7 +101,7 @@ constexpr uint32_t kNoRow = 0xFFFFFFFFu; // a tile row past the expert (half las
 /// each pair adds into with which weight.
 template <class C> struct WgmmaTables {
   uint32_t xoff[32 * C::XS]; // slot wgmmaCopySlot(n): activation row n at k = 0, from op.x; past the tile: row 0's
-  uint32_t woff[C::BM];      // tile row l's weight row at k = 0, from the expert's first row (scales: / 8); kNoRow past it
+  uint32_t woff[C::BM];      // tile row l's GEMM row in the expert (weight_layout.h); kNoRow past it
   int outRow[C::BN];
   float weight[C::BN];
   unsigned long long barrier[16]; // WS: full[8], empty[8]
@@ -119,7 +120,7 @@ template <class C> struct WgmmaTables {
     }
     for (int l = threadIdx.x; l < C::BM; l += blockDim.x) {
       const int row = wgmmaWeightRow<GATE_UP>(blockIdx.x * C::BM, l, op.inter);
-      woff[l] = row < op.rowsPerExpert ? uint32_t(row) * uint32_t(op.K / 2) : kNoRow;
+      woff[l] = row < op.rowsPerExpert ? uint32_t(gemmRowOfStored(row, op.inter, GATE_UP)) : kNoRow;
     }
   }
 };
@@ -264,19 +265,19 @@ template <class C, int NR, int STAGES> struct WgmmaRing {
 /// feed accumulator columns the epilogue skips).
 template <class C, int N> struct WarpStageCopies {
   __device__ static void weights(const WgmmaTables<C>& tb, uint8_t* ws, int kt, int lane, const uint8_t* wBase,
-                                 const uint8_t* sBase) {
+                                 const uint8_t* sBase, int K) {
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       const int chunk = lane + 32 * j, row = chunk >> 1, half = chunk & 1;
       const uint32_t wo = tb.woff[row];
-      copyAsyncPrefetch(ws + row * 32 + half * 16, wBase + (wo != kNoRow ? wo : 0) + kt * 32 + half * 16,
+      copyAsyncPrefetch(ws + row * 32 + half * 16, wBase + (wo != kNoRow ? weightChunkOffset(wo, 2 * kt + half, K) : 0),
                         wo != kNoRow ? 16 : 0);
     }
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const int row = lane + 32 * j;
       const uint32_t wo = tb.woff[row];
-      copyAsync<4>(ws + C::W_BYTES + wgmmaScaleOffset(row), sBase + (wo != kNoRow ? wo / 8 : 0) + kt * 4,
+      copyAsync<4>(ws + C::W_BYTES + wgmmaScaleOffset(row), sBase + (wo != kNoRow ? scaleWordOffset(wo, kt, K) : 0),
                    wo != kNoRow ? 4 : 0);
     }
   }
@@ -361,7 +362,8 @@ __device__ __forceinline__ void wgmmaEpilogue(const GemmOperands& op, const Gemm
 /// 256 threads that copy and compute: a cp.async ring AHEAD = S - 2 tiles
 /// deep, one barrier per k tile. Each thread's copies are fixed for the tile:
 /// weight chunk t % 2 of tile row t / 2 and, for t < 128, the scale word of
-/// row t (source pointers in registers, advanced by k), and chunk t % 8 of
+/// row t (source pointers in registers, advanced by k through the blocked
+/// layout's whole tiles, weight_layout.h), and chunk t % 8 of
 /// activation rows t / 8 + 32 i (offsets read from the table, 16 bytes at a
 /// time). Rows past the tile copy a valid row: they only feed accumulator
 /// columns the epilogue skips.
@@ -379,8 +381,14 @@ __device__ __forceinline__ void wgmmaTileSync(uint8_t* base, const WgmmaTables<C
   const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
   const uint32_t wo = tb.woff[t >> 1], so = tb.woff[t & (C::BM - 1)];
   const int wBytes = wo != kNoRow ? 16 : 0, sBytes = so != kNoRow ? 4 : 0; // rows past the expert: zeros
-  const uint8_t* wSrc = op.packed + expertRow0 * (op.K / 2) + (wBytes ? wo : 0) + (t & 1) * 16;
-  const uint8_t* sSrc = op.scales + expertRow0 * (op.K / 16) + (sBytes ? so / 8 : 0);
+  const int wRow = wBytes ? int(wo) : 0, sRow = sBytes ? int(so) : 0;
+  const uint8_t* wSrc = op.packed + expertRow0 * (op.K / 2) + blockWeightOffset(wRow, op.K) +
+                        wholeTileChunkOffset(wRow % kBlockRows, 0, t & 1);
+  const uint8_t* sSrc = op.scales + expertRow0 * (op.K / 16) + blockScaleOffset(sRow, op.K) +
+                        wholeTileScaleOffset(sRow % kBlockRows, 0);
+  const int tailGroups = layoutTileGroups(op.K, layoutWholeTiles(op.K));
+  const int tailW = wholeTileTailShift(wRow % kBlockRows, tailGroups);
+  const int tailS = wholeTileScaleTailShift(sRow % kBlockRows, tailGroups);
   const int wDst = (t >> 1) * 32 + (t & 1) * 16, sDst = C::W_BYTES + wgmmaScaleOffset(t & (C::BM - 1));
   const int q = t & 7, r0 = t >> 3;
   const uint8_t* xSrc = reinterpret_cast<const uint8_t*>(op.x) + q * 16;
@@ -392,8 +400,10 @@ __device__ __forceinline__ void wgmmaTileSync(uint8_t* base, const WgmmaTables<C
   // (ptxas pads a run of LDGSTS with three predicated-off loads, not each one).
   auto copyWeights = [&](uint32_t kt, int stage) {
     uint8_t* ws = ring.ws(stage);
-    const uint8_t* w = madWide(kt, 32, wSrc);
-    const uint8_t* sc = madWide(kt, 4, sSrc);
+    // In the layout's partial last tile (K % 256 != 0) the chunks sit closer: the fast address moves by tailW / tailS.
+    const bool tail = kt >= uint32_t(layoutWholeTiles(op.K)) * 4;
+    const uint8_t* w = madWide(kt >> 2, kLayoutTileBytes, wSrc) + (kt & 3) * 32 + (tail ? tailW : 0);
+    const uint8_t* sc = madWide(kt >> 2, kLayoutScaleTileBytes, sSrc) + (kt & 3) * 8 + (tail ? tailS : 0);
     copyAsyncPrefetch(ws + wDst, w, wBytes);
     copyAsync4If(t < C::BM, ws + sDst, sc, sBytes);
   };
@@ -485,7 +495,7 @@ __device__ __forceinline__ void wgmmaTileWs(uint8_t* base, WgmmaTables<C>& tb, i
     for (int kt = warp; kt < kTiles; kt += 4) {
       const int s = kt % S;
       if (kt >= S) mbarWait(&empty[s], ((kt / S) & 1) ^ 1);
-      Copies::weights(tb, ring.ws(s), kt, lane, wBase, sBase);
+      Copies::weights(tb, ring.ws(s), kt, lane, wBase, sBase, op.K);
       if (!waited) waitPrimaryGrid(), waited = true; // down: the activations are the gate/up grid's output
       Copies::activations(tb, ring.x(s), kt, lane, xBase);
       commitAsync();

@@ -4,10 +4,11 @@
 // At T = 1 every routed expert sees one pair, and the tiled GEMMs (gemm.cuh)
 // pay for what buys nothing there: a sorting launch, a shared-memory ring with
 // a CTA barrier per k tile, grids that fill the GPU badly. Here each warp owns
-// 16 weight rows of one pair's expert and streams them from global memory
-// straight into registers, DEPTH k tiles ahead, with gemm.cuh's fragment
-// mapping and k permutation (lane c of a quad owns k [c*64, c*64+64) of each
-// 256-wide k tile), so the same dequantizer and mma.sync apply; the pair's
+// 16 weight rows of one pair's expert (one block of weight_layout.h) and
+// streams them from global memory straight into registers, DEPTH k tiles
+// ahead, with gemm.cuh's fragment mapping and k permutation (lane c of a quad
+// owns k [c*64, c*64+64) of each 256-wide k tile), so the same dequantizer and
+// mma.sync apply; the pair's
 // activation row sits in shared memory and feeds MMA column 0 (variants timed
 // and not kept are in kernels/README.md). Two launches:
 //   gemvGateUp  reads its pair's expert itself (no routing launch), clears
@@ -24,6 +25,7 @@
 #pragma once
 #include "gemv_layout.h"
 #include "mma.cuh"
+#include "weight_layout.h"
 
 #include "../common/moe_device.cuh"
 
@@ -45,8 +47,8 @@ template <class C> ARCHSCOPE_HD constexpr int gemvGateUpSharedBytes(int K) {
 }
 
 struct GemvOperands {
-  const uint8_t* packed; // [E][rowsPerExpert][K/2], repacked (nibble_layout.h)
-  const uint8_t* scales; // [E][rowsPerExpert][K/16]
+  const uint8_t* packed; // [E][rowsPerExpert * K/2], repacked (nibble_layout.h, weight_layout.h)
+  const uint8_t* scales; // [E][rowsPerExpert * K/16], likewise
   const float* global;   // [E]
   int rowsPerExpert, K, inter, hidden, topk, tokens;
   const int32_t* topkIds;
@@ -63,10 +65,14 @@ struct GemvKTile {
   uint32_t s[2];
 };
 
-/// A lane's two weight rows at its k offset in k tile 0.
+/// A lane's data in its warp's block (weight_layout.h): its first chunk and
+/// its scale pair in whole k tile 0, the block's whole tiles, and for a last
+/// partial tile of `tailGroups` 64-k groups how far its row g moves, in units
+/// of the row's 64-k groups (g * (cw - 4)).
 struct GemvRows {
-  const uint8_t* w[2];
-  const uint8_t* s[2];
+  const uint8_t* w;
+  const uint8_t* s;
+  int wholeTiles, tailGroups, tailShift;
 };
 
 // Weights are read once per launch: not kept in L1. Volatile, so that the
@@ -83,30 +89,38 @@ __device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
   return v;
 }
 
-__device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int top, int bottom, int c) {
-  const size_t row0 = size_t(expert) * op.rowsPerExpert;
-  GemvRows r;
-  const int rows[2] = {top, bottom};
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + gemvWordK(0, c, 0) / 2;
-    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + gemvScaleByte(0, c);
-  }
-  return r;
+/// Rows g and g + 8 of `block` of the expert, for lane (g, c).
+__device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int block, int g, int c) {
+  const int row = block * kBlockRows, tailGroups = layoutTileGroups(op.K, layoutWholeTiles(op.K));
+  const size_t expertRows = size_t(expert) * op.rowsPerExpert;
+  return {op.packed + expertRows * (op.K / 2) + blockWeightOffset(row, op.K) + wholeTileChunkOffset(g, c, 0),
+          op.scales + expertRows * (op.K / 16) + blockScaleOffset(row, op.K) + wholeTileScaleOffset(g, c),
+          layoutWholeTiles(op.K), tailGroups, g * (tailGroups - 4)};
 }
 
-/// k tile kt, or zeros where the lane's 64 k lie past K (a partial last tile).
-__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, bool valid, GemvKTile& t) {
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    if (valid) {
-      const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
-      t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + 16);
-      t.s[h] = loadScaleWord(r.s[h] + gemvScaleByte(kt, 0));
-    } else {
-      t.w[h][0] = t.w[h][1] = make_uint4(0, 0, 0, 0);
-      t.s[h] = 0;
-    }
+__device__ __forceinline__ uint2 loadScalePair(const uint8_t* p) {
+  uint2 v;
+  asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "l"(p));
+  return v;
+}
+
+/// k tile kt (row g + 8 eight rows, 1 KB in a whole tile, after row g), or
+/// zeros where the lane's 64 k lie past K (kt >= laneTiles: a partial last
+/// tile). TAIL: K % 256 != 0; without it every tile is whole and nothing is
+/// tested (the test alone cost 3% at T = 1, H200 run 14).
+template <bool TAIL>
+__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTiles, GemvKTile& t) {
+  const bool whole = !TAIL || kt < r.wholeTiles;
+  if (whole || kt < laneTiles) {
+    const int bottom = whole ? 8 * 128 : r.tailGroups * 8 * 32;
+    const uint8_t* w = r.w + size_t(kt) * kLayoutTileBytes + (whole ? 0 : r.tailShift * 32);
+    t.w[0][0] = loadStreaming(w), t.w[0][1] = loadStreaming(w + 16);
+    t.w[1][0] = loadStreaming(w + bottom), t.w[1][1] = loadStreaming(w + bottom + 16);
+    const uint2 scales = loadScalePair(r.s + size_t(kt) * kLayoutScaleTileBytes + (whole ? 0 : r.tailShift * 8));
+    t.s[0] = scales.x, t.s[1] = scales.y;
+  } else {
+    t.w[0][0] = t.w[0][1] = t.w[1][0] = t.w[1][1] = make_uint4(0, 0, 0, 0);
+    t.s[0] = t.s[1] = 0;
   }
 }
 
@@ -134,7 +148,7 @@ __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* 
 }
 
 /// The k loop: DEPTH tiles in registers, each refilled right after it is used.
-template <class C>
+template <class C, bool TAIL>
 __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange range, int laneTiles, const uint8_t* xs,
                                            int c, GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
   constexpr int DEPTH = C::DEPTH;
@@ -145,18 +159,18 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
       const int kt = base + d;
       if (kt >= kTiles) break;
       computeKTile(buf[d], xs + gemvActivationOffset(kt, c, 0), acc);
-      if (kt + DEPTH < kTiles) loadKTile(r, kt + DEPTH, kt + DEPTH < laneTiles, buf[d]);
+      if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, buf[d]);
     }
   }
 }
 
-template <class C>
+template <class C, bool TAIL>
 __device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange range, int laneTiles,
                                              GemvKTile (&buf)[C::DEPTH]) {
 #pragma unroll
   for (int d = 0; d < C::DEPTH; ++d) {
     const int kt = range.first + d;
-    if (kt < range.last) loadKTile(r, kt, kt < laneTiles, buf[d]);
+    if (kt < range.last) loadKTile<TAIL>(r, kt, laneTiles, buf[d]);
   }
 }
 
@@ -202,7 +216,8 @@ template <class C> __device__ __forceinline__ bool gatherKGroups(float* partial,
 /// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
 /// (the router that wrote topkIds; the previous MoE's down GEMM adding into
 /// `out`) before touching memory, then lets the down grid start.
-template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperands op) {
+template <class C, bool TAIL>
+__global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperands op) {
   waitPrimaryGrid();
   allowDependentGrid();
   extern __shared__ __align__(16) uint8_t xs[];
@@ -213,9 +228,9 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
   const GemvTileRange range = gemvGroupTiles(kTiles, C::KGROUPS, group);
-  const GemvRows rows = gemvRows(op, expert, hasRows ? i : 0, hasRows ? op.inter + i : 0, c);
+  const GemvRows rows = gemvRows(op, expert, hasRows ? i / 8 : 0, g, c);
   GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows<C>(rows, range, laneTiles, buf);
+  if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
@@ -223,7 +238,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
   __syncthreads();
   float acc[4] = {};
-  if (hasRows) streamRows<C>(rows, range, laneTiles, xs, c, buf, acc);
+  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, c, buf, acc);
   const bool last = gatherKGroups<C>(reinterpret_cast<float*>(xs + gemvSharedBytes(op.K)), group, warp, g, c, acc);
   if (!last || !hasRows) return;
   if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
@@ -236,7 +251,8 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
 /// Grid (ceil(H/16 / WARPS), T*k). Starts while the gate/up grid runs (its
 /// inputs: topkIds, complete before that grid could start, and the weights),
 /// and waits for it before reading the activations.
-template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
+template <class C, bool TAIL>
+__global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
   static_assert(C::KGROUPS == 1, "the down GEMV's warps each own their rows");
   allowDependentGrid(); // the next MoE's first grid waits for this one before touching memory
   extern __shared__ __align__(16) uint8_t xs[];
@@ -245,10 +261,10 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   const int h = (blockIdx.x * C::WARPS + warp) * 16 + g; // rows h and h + 8
   const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
-  const GemvRows rows = gemvRows(op, expert, hasRows ? h : 0, hasRows ? h + 8 : 0, c);
+  const GemvRows rows = gemvRows(op, expert, hasRows ? h / 16 : 0, g, c);
   GemvKTile buf[C::DEPTH];
   const GemvTileRange range{0, kTiles};
-  if (hasRows) prefetchRows<C>(rows, range, laneTiles, buf);
+  if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, buf);
 
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
@@ -256,7 +272,7 @@ template <class C> __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) ge
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows<C>(rows, range, laneTiles, xs, c, buf, acc);
+  streamRows<C, TAIL>(rows, range, laneTiles, xs, c, buf, acc);
   if (c == 0) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;

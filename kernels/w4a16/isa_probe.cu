@@ -18,7 +18,7 @@ template __global__ void moeGemm<DecodeConfig, true>(GemmOperands);
 template __global__ void moeGemm<DecodeConfig, false>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, true>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, false>(GemmOperands);
-template __global__ void gemvGateUp<GemvFewPairsConfig>(GemvOperands);
-template __global__ void gemvDown<GemvFewPairsConfig>(GemvOperands);
-template __global__ void gemvDown<GemvDepth3Config>(GemvOperands);
+template __global__ void gemvGateUp<GemvFewPairsConfig, true>(GemvOperands);
+template __global__ void gemvDown<GemvFewPairsConfig, true>(GemvOperands);
+template __global__ void gemvDown<GemvDepth3Config, true>(GemvOperands);
 } // namespace archscope::w4a16

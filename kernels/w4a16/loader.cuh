@@ -5,12 +5,15 @@
 // activation row, and where each lands) is fixed for the whole k loop, so the
 // loader resolves it once: loading k tile t is then one add and a few cp.async
 // per thread (the decode GEMMs issue instructions as fast as an SM can, so
-// every instruction of the loop counts).
+// every instruction of the loop counts). The weights are in the blocked layout
+// of weight_layout.h: a stage's 16-row slices are whole blocks, and a thread's
+// chunks of one row sit 16 or 512 bytes apart there.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "mma.cuh"
 #include "routing.cuh"
 #include "tile_layout.h"
+#include "weight_layout.h"
 
 namespace archscope::w4a16 {
 
@@ -35,15 +38,15 @@ struct GemmConfig {
   static_assert(BK == 64 || BK == 128 || BK == 256, "a lane's k range must be whole scale blocks");
   static_assert(WARPS_K == 1 || (BK == 256 && WARPS_K == 2), "k groups: two per 256-wide k tile");
   static_assert(MT >= 1 && NT >= 1 && BM % (WARPS_M * 16) == 0 && BN % (WARPS_N * 8) == 0, "warp tiling");
-  static_assert(W_CHUNKS >= 1 && (BK / 32) % W_CHUNKS == 0, "a thread's weight chunks share one row");
+  static_assert(W_CHUNKS % 2 == 0 && (BK / 32) % W_CHUNKS == 0, "a thread's weight chunks: whole 64-k groups of one row");
   static_assert(X_CHUNKS >= 1 && (BK / 8) % X_CHUNKS == 0, "a thread's activation chunks share one row");
   static_assert((BK / 64) % S_CHUNKS == 0, "a thread's scale chunks share one row");
   static_assert((WARPS_K - 1) * TILE_WARPS * 32 * MT * NT * 16 <= STAGES * STAGE_BYTES, "k-group sums fit the ring");
 };
 
 struct GemmOperands {
-  const uint8_t* packed; // [E][rowsPerExpert][K/2]
-  const uint8_t* scales; // [E][rowsPerExpert][K/16]
+  const uint8_t* packed; // [E][rowsPerExpert * K/2], blocked (weight_layout.h)
+  const uint8_t* scales; // [E][rowsPerExpert * K/16], likewise
   const float* global;   // [E]
   int rowsPerExpert, K, inter, hidden, topk;
   const MoeBf16* x;      // GATE_UP: tokens [T][H]; Down: activations [T*k][I] in sorted order; both permuted
@@ -80,33 +83,40 @@ template <int BN> struct TileRows {
 // zero fill: rows past the expert and pairs past the tile are not copied at
 // all, since they feed only MMA rows and columns that the epilogue never
 // stores (each output element is one weight row times one pair's column).
-// Only a partial last k tile (K % BK == 64) zero-fills, both operands, k past K.
+// Only a k tile that is not in a whole 256-wide tile of the layout takes the
+// slow path, with full address maps; there a partial last k tile (K % BK ==
+// 64) zero-fills, both operands, k past K.
 template <class C, bool GATE_UP> struct StageLoader {
-  const uint8_t* w;      // this thread's weight chunks at k = 0, or null
-  const uint8_t* s;      // its scale chunks at k = 0, or null
+  const uint8_t* w;      // this thread's first weight chunk in k tile 0, or null
+  const uint8_t* s;      // its first scale word, or null
   const uint8_t* x;      // its activation chunks at k = 0, or null
   const uint8_t* idle;   // a valid global address for zero-fill copies (which read nothing)
   uint32_t wDst[C::W_CHUNKS], xDst[C::X_CHUNKS], sDst; // where they land inside a stage (swizzled)
-  int wK, sK, xQ, K, fullTiles;
-  bool sWide;            // scale chunks two by two as 8-byte copies (8-byte aligned)
+  int wK, sK, xQ, K, fullTiles, fastTiles;
+  static constexpr int SPLIT = kLayoutTileK / C::BK; // k tiles per layout tile
 
   __device__ StageLoader(const GemmOperands& op, const GemmTile& tile, const TileRows<C::BN>& rows)
-      : idle(op.packed), K(op.K), fullTiles(op.K / C::BK) {
+      : idle(op.packed), K(op.K), fullTiles(op.K / C::BK), fastTiles(layoutWholeTiles(op.K) * SPLIT) {
     const size_t expertRow0 = size_t(tile.expert) * op.rowsPerExpert;
     const int tileRow0 = blockIdx.x * C::BM, t = threadIdx.x;
-    const int wChunk = t * C::W_CHUNKS, wLocal = wChunk / (C::BK / 32), wRow = weightRow<GATE_UP>(tileRow0, wLocal, op.inter);
+    // Tile row l is GEMM row tileRow0 + l (weightRow's order is the layout's), block row l % 16.
+    const int wChunk = t * C::W_CHUNKS, wLocal = wChunk / (C::BK / 32), wRow = tileRow0 + wLocal;
     const int wFirst = wChunk % (C::BK / 32);
     wK = wFirst * 32;
 #pragma unroll
     for (int j = 0; j < C::W_CHUNKS; ++j)
       wDst[j] = wLocal * (C::BK / 2) + swizzleWeightChunk<C>(wLocal, wFirst + j) * 16;
-    w = wRow < op.rowsPerExpert ? op.packed + (expertRow0 + wRow) * (op.K / 2) + wK / 2 : nullptr;
+    w = wRow < op.rowsPerExpert ? op.packed + expertRow0 * (op.K / 2) + blockWeightOffset(wRow, op.K) +
+                                      wholeTileChunkOffset(wLocal % kBlockRows, wFirst / 2, 0)
+                                : nullptr;
 
-    const int sChunk = t * C::S_CHUNKS, sLocal = sChunk / (C::BK / 64), sRow = weightRow<GATE_UP>(tileRow0, sLocal, op.inter);
+    const int sChunk = t * C::S_CHUNKS, sLocal = sChunk / (C::BK / 64), sRow = tileRow0 + sLocal;
     sK = (sChunk % (C::BK / 64)) * 64;
     sDst = C::W_BYTES + sChunk * 4;
-    s = t < C::S_THREADS && sRow < op.rowsPerExpert ? op.scales + (expertRow0 + sRow) * (op.K / 16) + sK / 16 : nullptr;
-    sWide = C::S_CHUNKS % 2 == 0 && (reinterpret_cast<uintptr_t>(s) & 7) == 0;
+    s = t < C::S_THREADS && sRow < op.rowsPerExpert ? op.scales + expertRow0 * (op.K / 16) +
+                                                          blockScaleOffset(sRow, op.K) +
+                                                          wholeTileScaleOffset(sLocal % kBlockRows, sK / 64)
+                                                    : nullptr;
 
     const int xChunk = t * C::X_CHUNKS, xRow = xChunk / (C::BK / 8);
     xQ = xChunk % (C::BK / 8);
@@ -125,35 +135,42 @@ template <class C, bool GATE_UP> struct StageLoader {
   /// Weights and block scales: they depend only on the tile list, so the down
   /// GEMM may issue them before the gate/up grid has finished (gemm.cuh).
   __device__ __forceinline__ void loadWeights(uint32_t stage, int kTile) const {
-    if (kTile < fullTiles) {
+    if (kTile < fastTiles) {
       if (w) {
-        const uint8_t* src = w + size_t(kTile) * (C::BK / 2);
+        const uint8_t* src = w + wholeTilesWeightStep<C::BK>(kTile);
 #pragma unroll
-        for (int j = 0; j < C::W_CHUNKS; ++j) copyAsyncWhole<16>(stage + wDst[j], src + j * 16);
+        for (int j = 0; j < C::W_CHUNKS; ++j) copyAsyncWhole<16>(stage + wDst[j], src + wholeTileChunkStep(j));
       }
       if (s) {
-        const uint8_t* src = s + size_t(kTile) * (C::BK / 16);
-        if (sWide) {
+        const uint8_t* src = s + wholeTilesScaleStep<C::BK>(kTile);
 #pragma unroll
-          for (int j = 0; j < C::S_CHUNKS; j += 2) copyAsyncWhole<8>(stage + sDst + j * 4, src + j * 4);
-        } else {
-#pragma unroll
-          for (int j = 0; j < C::S_CHUNKS; ++j) copyAsyncWhole<4>(stage + sDst + j * 4, src + j * 4);
-        }
+        for (int j = 0; j < C::S_CHUNKS; ++j) copyAsyncWhole<4>(stage + sDst + j * 4, src + j * 8);
       }
       return;
     }
-    const int k0 = kTile * C::BK;
+    loadWeightsSlow(stage, kTile);
+  }
+
+  /// A k tile in the layout's last, partial tile: each chunk's address from
+  /// the full map (weight_layout.h), from its block's first byte.
+  __device__ __forceinline__ void loadWeightsSlow(uint32_t stage, int kTile) const {
+    const int t = threadIdx.x, k0 = kTile * C::BK;
+    const int wChunk = t * C::W_CHUNKS, wM = wChunk / (C::BK / 32) % kBlockRows, wFirst = wChunk % (C::BK / 32);
+    const uint8_t* wBlock = w ? w - wholeTileChunkOffset(wM, wFirst / 2, 0) : idle;
 #pragma unroll
     for (int j = 0; j < C::W_CHUNKS; ++j) {
       const bool valid = w && k0 + wK + j * 32 < K;
-      copyAsyncTo<16>(stage + wDst[j], valid ? w + k0 / 2 + j * 16 : idle, valid ? 16 : 0);
+      copyAsyncTo<16>(stage + wDst[j], valid ? wBlock + blockChunkOffset(wM, (k0 + wK) / 32 + j, K) : idle,
+                      valid ? 16 : 0);
     }
-    if (threadIdx.x < C::S_THREADS) {
+    if (t < C::S_THREADS) {
+      const int sChunk = t * C::S_CHUNKS, sM = sChunk / (C::BK / 64) % kBlockRows;
+      const uint8_t* sBlock = s ? s - wholeTileScaleOffset(sM, sK / 64) : idle;
 #pragma unroll
       for (int j = 0; j < C::S_CHUNKS; ++j) {
         const bool valid = s && k0 + sK + j * 64 < K;
-        copyAsyncTo<4>(stage + sDst + j * 4, valid ? s + k0 / 16 + j * 4 : idle, valid ? 4 : 0);
+        copyAsyncTo<4>(stage + sDst + j * 4, valid ? sBlock + blockScaleWordOffset(sM, (k0 + sK) / 64 + j, K) : idle,
+                       valid ? 4 : 0);
       }
     }
   }

@@ -9,7 +9,9 @@
 //   prepareRouting  sort pairs by expert, cut tiles, clear `out` (routing.cuh)
 //   moeGemm<GateUp> x W1 + SwiGLU -> bf16 activations in the workspace
 //   moeGemm<Down>   act W2, times routing weight, added into `out`
-// The packed weights are repacked once, when loaded (repackWeights_w4a16).
+// The packed weights are repacked once, when loaded (repackWeights_w4a16):
+// each word's bits for the dequantizer (nibble_layout.h), and each expert's
+// rows and scales into blocks of 16 rows (weight_layout.h).
 // Numerics versus the fp64 reference: the dequantized weights are exact in
 // bf16; the rounding is the bf16 SwiGLU output fed to W2 and fp32 sums.
 // Workspace: sorted pairs, tiles, per-tile done counts, the bf16 activations
@@ -249,6 +251,23 @@ template <class C> int64_t gemvDownCtas(const MoeShape& s) {
   return int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs();
 }
 
+/// The GEMV launches with a kernel for each projection's K: with the partial
+/// tile's test (TAIL) only where K % 256 != 0 (gemv.cuh).
+template <class C, class D, bool UP_TAIL, bool DOWN_TAIL>
+cudaError_t launchGemvPair(const GemvOperands& up, const GemvOperands& down, const MoeShape& s, int upShared,
+                           int downShared, cudaStream_t stream) {
+  if (cudaError_t err = allowSharedMemory<gemvGateUp<C, UP_TAIL>, gemvDown<D, DOWN_TAIL>>(maxDynamicSharedMemory());
+      err != cudaSuccess)
+    return err;
+  const unsigned pairs = unsigned(s.pairs());
+  if (cudaError_t err = launchDependent(gemvGateUp<C, UP_TAIL>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs),
+                                        C::THREADS, upShared, stream, up);
+      err != cudaSuccess)
+    return err;
+  return launchDependent(gemvDown<D, DOWN_TAIL>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
+                         downShared, stream, down);
+}
+
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
 template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
@@ -259,20 +278,16 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
   if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
-  if (cudaError_t err = allowSharedMemory<gemvGateUp<C>, gemvDown<D>>(maxDynamicSharedMemory()); err != cudaSuccess)
-    return err;
   MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
   const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
                         s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};
   const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
                           s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
-  const unsigned pairs = unsigned(s.pairs());
-  if (cudaError_t err = launchDependent(gemvGateUp<C>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
-                                        upShared, stream, up);
-      err != cudaSuccess)
-    return err;
-  return launchDependent(gemvDown<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS, downShared,
-                         stream, down);
+  const bool upTail = s.hidden % kLayoutTileK != 0, downTail = s.inter % kLayoutTileK != 0;
+  if (upTail) return downTail ? launchGemvPair<C, D, true, true>(up, down, s, upShared, downShared, stream)
+                              : launchGemvPair<C, D, true, false>(up, down, s, upShared, downShared, stream);
+  return downTail ? launchGemvPair<C, D, false, true>(up, down, s, upShared, downShared, stream)
+                  : launchGemvPair<C, D, false, false>(up, down, s, upShared, downShared, stream);
 }
 
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
@@ -320,27 +335,63 @@ inline TileConfig chooseConfig(const MoeShape& s) {
   return perExpert <= 24 ? TileConfig::Medium : TileConfig::Prefill;
 }
 
-/// Rewrites NVFP4 weights in place into the layout the dequantizer reads
-/// (nibble_layout.h): a permutation of each 32-bit word's bits.
-__global__ void repackNibbleWords(uint32_t* words, size_t count) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x)
-    words[i] = repackNibbles(words[i]);
+/// One projection of `experts` experts (rows x K each, stored row-major as
+/// NVFP4 packs it) moved from `from` into the blocked layout at `to`
+/// (weight_layout.h), each e2m1 word's bits permuted for the dequantizer
+/// (nibble_layout.h); grid-stride over the 16-byte chunks and scale words.
+__global__ void repackProjection(const uint8_t* fromW, const uint8_t* fromS, uint8_t* toW, uint8_t* toS, int experts,
+                                 int rows, int K, int inter, bool gateUp) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x, first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const int rowChunks = K / 32, rowWords = K / 64;
+  const size_t chunks = size_t(experts) * rows * rowChunks, words = size_t(experts) * rows * rowWords;
+  for (size_t i = first; i < chunks; i += stride) {
+    const size_t expertRow = i / rowChunks, expert = expertRow / rows;
+    const int row = gemmRowOfStored(int(expertRow % rows), inter, gateUp), q = int(i % rowChunks);
+    uint4 v = reinterpret_cast<const uint4*>(fromW)[i];
+    v = make_uint4(repackNibbles(v.x), repackNibbles(v.y), repackNibbles(v.z), repackNibbles(v.w));
+    *reinterpret_cast<uint4*>(toW + expert * rows * (K / 2) + weightChunkOffset(row, q, K)) = v;
+  }
+  for (size_t i = first; i < words; i += stride) {
+    const size_t expertRow = i / rowWords, expert = expertRow / rows;
+    const int row = gemmRowOfStored(int(expertRow % rows), inter, gateUp), p = int(i % rowWords);
+    *reinterpret_cast<uint32_t*>(toS + expert * rows * (K / 16) + scaleWordOffset(row, p, K)) =
+        reinterpret_cast<const uint32_t*>(fromS)[i];
+  }
+}
+
+/// Repacks one projection in place, through a scratch copy of its buffers.
+inline cudaError_t repackInPlace(uint8_t* packed, uint8_t* scales, int experts, int rows, int K, int inter,
+                                 bool gateUp, cudaStream_t stream) {
+  const size_t wBytes = size_t(experts) * rows * K / 2, sBytes = wBytes / 8;
+  uint8_t* scratch = nullptr;
+  if (cudaError_t err = cudaMalloc(&scratch, wBytes + sBytes); err != cudaSuccess) return err;
+  cudaError_t err = cudaMemcpyAsync(scratch, packed, wBytes, cudaMemcpyDeviceToDevice, stream);
+  if (err == cudaSuccess) err = cudaMemcpyAsync(scratch + wBytes, scales, sBytes, cudaMemcpyDeviceToDevice, stream);
+  if (err == cudaSuccess) {
+    const unsigned blocks = unsigned(std::min<size_t>((wBytes / 16 + 255) / 256, 8192));
+    repackProjection<<<std::max(blocks, 1u), 256, 0, stream>>>(scratch, scratch + wBytes, packed, scales, experts,
+                                                                rows, K, inter, gateUp);
+    err = cudaGetLastError();
+  }
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  const cudaError_t freed = cudaFree(scratch);
+  return err == cudaSuccess ? freed : err;
 }
 
 } // namespace archscope::w4a16
 
-/// The w4a16 GEMMs read their e2m1 weights repacked (nibble_layout.h), as
-/// Marlin-style engines repack theirs when a model is loaded: the probe calls
-/// this once on each packed weight buffer after uploading it, outside any
-/// timed launch. `bytes` is a multiple of 4 (K % 64 == 0).
+/// The w4a16 kernels read their weights repacked (nibble_layout.h,
+/// weight_layout.h), as Marlin-style engines repack theirs when a model is
+/// loaded: the probe calls this once after uploading the weights, outside any
+/// timed launch.
 #define ARCHSCOPE_FAMILY_REPACKS_WEIGHTS 1
-inline cudaError_t repackWeights_w4a16(uint8_t* packed, size_t bytes, cudaStream_t stream) {
-  if (bytes % 4) return cudaErrorInvalidValue;
-  const size_t words = bytes / 4;
-  const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 8192));
-  if (blocks == 0) return cudaSuccess;
-  archscope::w4a16::repackNibbleWords<<<blocks, 256, 0, stream>>>(reinterpret_cast<uint32_t*>(packed), words);
-  return cudaGetLastError();
+inline cudaError_t repackWeights_w4a16(const archscope::MoeShape& s, const archscope::MoeWeightBuffers& w,
+                                       cudaStream_t stream) {
+  using archscope::w4a16::repackInPlace;
+  if (!s.valid()) return cudaErrorInvalidValue;
+  cudaError_t err = repackInPlace(w.w1Packed, w.w1Scales, s.experts, 2 * s.inter, s.hidden, s.inter, true, stream);
+  return err == cudaSuccess ? repackInPlace(w.w2Packed, w.w2Scales, s.experts, s.hidden, s.inter, s.inter, false, stream)
+                            : err;
 }
 
 inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream_t stream) {
