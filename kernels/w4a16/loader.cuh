@@ -6,8 +6,9 @@
 // loader resolves it once: loading k tile t is then one add and a few cp.async
 // per thread (the decode GEMMs issue instructions as fast as an SM can, so
 // every instruction of the loop counts). The weights are in the blocked layout
-// of weight_layout.h: a stage's 16-row slices are whole blocks, and a thread's
-// chunks of one row sit 16 or 512 bytes apart there.
+// of weight_layout.h: a stage's 16-row slices are whole blocks, a thread's
+// chunks of one row are contiguous in a whole tile, and k tile t starts
+// wholeTilesWeightStep(t) after k tile 0.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "mma.cuh"
@@ -38,7 +39,7 @@ struct GemmConfig {
   static_assert(BK == 64 || BK == 128 || BK == 256, "a lane's k range must be whole scale blocks");
   static_assert(WARPS_K == 1 || (BK == 256 && WARPS_K == 2), "k groups: two per 256-wide k tile");
   static_assert(MT >= 1 && NT >= 1 && BM % (WARPS_M * 16) == 0 && BN % (WARPS_N * 8) == 0, "warp tiling");
-  static_assert(W_CHUNKS % 2 == 0 && (BK / 32) % W_CHUNKS == 0, "a thread's weight chunks: whole 64-k groups of one row");
+  static_assert(W_CHUNKS >= 1 && (BK / 32) % W_CHUNKS == 0, "a thread's weight chunks share one row");
   static_assert(X_CHUNKS >= 1 && (BK / 8) % X_CHUNKS == 0, "a thread's activation chunks share one row");
   static_assert((BK / 64) % S_CHUNKS == 0, "a thread's scale chunks share one row");
   static_assert((WARPS_K - 1) * TILE_WARPS * 32 * MT * NT * 16 <= STAGES * STAGE_BYTES, "k-group sums fit the ring");
@@ -107,7 +108,7 @@ template <class C, bool GATE_UP> struct StageLoader {
     for (int j = 0; j < C::W_CHUNKS; ++j)
       wDst[j] = wLocal * (C::BK / 2) + swizzleWeightChunk<C>(wLocal, wFirst + j) * 16;
     w = wRow < op.rowsPerExpert ? op.packed + expertRow0 * (op.K / 2) + blockWeightOffset(wRow, op.K) +
-                                      wholeTileChunkOffset(wLocal % kBlockRows, wFirst / 2, 0)
+                                      wholeTileChunkOffset(wLocal % kBlockRows, wFirst / 2, wFirst % 2)
                                 : nullptr;
 
     const int sChunk = t * C::S_CHUNKS, sLocal = sChunk / (C::BK / 64), sRow = tileRow0 + sLocal;
@@ -156,7 +157,7 @@ template <class C, bool GATE_UP> struct StageLoader {
   __device__ __forceinline__ void loadWeightsSlow(uint32_t stage, int kTile) const {
     const int t = threadIdx.x, k0 = kTile * C::BK;
     const int wChunk = t * C::W_CHUNKS, wM = wChunk / (C::BK / 32) % kBlockRows, wFirst = wChunk % (C::BK / 32);
-    const uint8_t* wBlock = w ? w - wholeTileChunkOffset(wM, wFirst / 2, 0) : idle;
+    const uint8_t* wBlock = w ? w - wholeTileChunkOffset(wM, wFirst / 2, wFirst % 2) : idle;
 #pragma unroll
     for (int j = 0; j < C::W_CHUNKS; ++j) {
       const bool valid = w && k0 + wK + j * 32 < K;

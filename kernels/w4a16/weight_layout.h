@@ -11,7 +11,11 @@
 // after the other (cw * 32 bytes each, cw being the tile's 64-k groups: 4,
 // fewer in a last partial tile). So a GEMV warp (gemv.cuh) streams one run of
 // 2 KB a k tile, where the row-major layout had it read 16 rows K/2 bytes
-// apart, and a GEMM's k tile of a row is still its 16..128 contiguous bytes.
+// apart, and a GEMM's k tile of a row is still its 32..128 contiguous bytes.
+// H200, run 14, against the row-major layout: 1-7% faster at every T of both
+// benchmark shapes. Orders inside a tile that gave the GEMV whole sectors per
+// load were faster there (Qwen-like T = 1 28.7 us against 30.0-30.5) but split
+// a GEMM row's 64-k group: the decode GEMMs 47-60% slower, wgmma 5-18%.
 // Scale word (m = g + 8h, group c) is word (g * cw + c) * 2 + h of its tile:
 // a GEMV lane's two in one 8-byte load. Blocks never straddle experts (rows %
 // 16 == 0), offsets are from the expert's first byte, and the buffers keep
@@ -80,7 +84,7 @@ template <int BK> ARCHSCOPE_HD constexpr size_t wholeTilesScaleStep(int kTile) {
 ARCHSCOPE_HD constexpr int wholeTileTailShift(int m, int cw) { return m * (cw - 4) * 32; }
 ARCHSCOPE_HD constexpr int wholeTileScaleTailShift(int m, int cw) { return (m % 8) * (cw - 4) * 8; }
 
-/// Chunk j (= 2 * group + half) of a row's run of whole 64-k groups, from chunk 0, in a whole tile.
+/// Chunk j of a run of a row's chunks, from the run's first, in a whole tile.
 ARCHSCOPE_HD constexpr int wholeTileChunkStep(int j) { return j * 16; }
 
 } // namespace archscope::w4a16
