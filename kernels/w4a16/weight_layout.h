@@ -12,10 +12,10 @@
 // fewer in a last partial tile). So a GEMV warp (gemv.cuh) streams one run of
 // 2 KB a k tile, where the row-major layout had it read 16 rows K/2 bytes
 // apart, and a GEMM's k tile of a row is still its 32..128 contiguous bytes.
-// H200, run 14, against the row-major layout: 1-7% faster at every T of both
-// benchmark shapes. Orders inside a tile that gave the GEMV whole sectors per
+// H200, run 14, against the row-major layout: 0.5-13% faster at every T of
+// both benchmark shapes. Orders inside a tile that gave the GEMV whole sectors per
 // load were faster there (Qwen-like T = 1 28.7 us against 30.0-30.5) but split
-// a GEMM row's 64-k group: the decode GEMMs 47-60% slower, wgmma 5-18%.
+// a GEMM row's 64-k group: the decode GEMMs 47-64% slower, wgmma 6-20%.
 // Scale word (m = g + 8h, group c) is word (g * cw + c) * 2 + h of its tile:
 // a GEMV lane's two in one 8-byte load. Blocks never straddle experts (rows %
 // 16 == 0), offsets are from the expert's first byte, and the buffers keep
