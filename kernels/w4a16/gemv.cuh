@@ -8,9 +8,9 @@
 // streams them from global memory straight into registers, DEPTH k tiles
 // ahead, with gemm.cuh's fragment mapping and k permutation (lane c of a quad
 // owns k [c*64, c*64+64) of each 256-wide k tile), so the same dequantizer and
-// mma.sync apply; the pair's
-// activation row sits in shared memory and feeds MMA column 0 (variants timed
-// and not kept are in kernels/README.md). Two launches:
+// mma.sync apply; the pair's activation row sits in shared memory and feeds
+// MMA column 0 (variants timed and not kept are in kernels/README.md). Two
+// launches:
 //   gemvGateUp  reads its pair's expert itself (no routing launch), clears
 //               `out`; W1 x + SwiGLU -> bf16 activations [pair][I] (workspace).
 //               KGROUPS warps may share 16 rows, each on its share of k: more
@@ -67,8 +67,8 @@ struct GemvKTile {
 
 /// A lane's data in its warp's block (weight_layout.h): its first chunk and
 /// its scale pair in whole k tile 0, the block's whole tiles, and for a last
-/// partial tile of `tailGroups` 64-k groups how far its row g moves, in units
-/// of the row's 64-k groups (g * (cw - 4)).
+/// partial tile of `tailGroups` 64-k groups how far its row g moves there, in
+/// 64-k groups (g * (tailGroups - 4)).
 struct GemvRows {
   const uint8_t* w;
   const uint8_t* s;
@@ -104,9 +104,9 @@ __device__ __forceinline__ uint2 loadScalePair(const uint8_t* p) {
   return v;
 }
 
-/// k tile kt (row g + 8 eight rows, 1 KB in a whole tile, after row g), or
-/// zeros where the lane's 64 k lie past K (kt >= laneTiles: a partial last
-/// tile). TAIL: K % 256 != 0; without it every tile is whole and nothing is
+/// k tile kt: the lane's 32 bytes of row g, then of row g + 8 (8 rows on: 1 KB
+/// in a whole tile), and their scale pair; zeros where the lane's 64 k lie past
+/// K (kt >= laneTiles: a partial last tile). TAIL: K % 256 != 0; without it every tile is whole and nothing is
 /// tested (a T = 1 GEMV with the test took 29.2-29.3 us, the same loads
 /// without it 28.3-28.5: H200 run 14, calls 1 and 5).
 template <bool TAIL>
