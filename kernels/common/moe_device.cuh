@@ -43,6 +43,7 @@ struct MoeDeviceArgs {
   const MoeBf16* x = nullptr;          // [T][H] bf16
   const int32_t* topkIds = nullptr;    // [T][k]
   const float* topkWeights = nullptr;  // [T][k]
+  // The weights as NVFP4 stores them, unless the family repacks them (above).
   const uint8_t* w1Packed = nullptr;   // [E][2I][H/2] e2m1x2
   const uint8_t* w1Scales = nullptr;   // [E][2I][H/16] ue4m3
   const float* w1Global = nullptr;     // [E]
