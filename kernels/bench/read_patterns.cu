@@ -8,9 +8,11 @@
 //   plain       grid-stride 16-byte loads, 4 in flight per thread: the read ceiling
 //   runs-R      CTAs of 128 threads stream a tile of rows through a 3-stage
 //               cp.async ring, R contiguous bytes per row and stage, 28 stages
-//               (R = 128 is the decode GEMM: 64 rows x 256 e2m1 of a 3584-byte
-//               row; R = 8192 one contiguous 224 KB block), at the decode GEMM's
-//               5 CTAs per SM (39 KB of shared memory each)
+//               (R = 128 is the decode GEMM in the row-major layout of before
+//               run 14: 64 rows x 256 e2m1 of a 3584-byte row; since run 14,
+//               weight_layout.h, its stage is 4 runs of 2 KB, between R = 128
+//               and R = 8192, one contiguous 224 KB block), at the decode
+//               GEMM's 5 CTAs per SM (39 KB of shared memory each)
 //   size-MB     plain at the T = 1 byte counts: one launch's fixed cost
 // Each row: median of 20 back-to-back launches (events), GB/s of bytes read,
 // and that over cudaMemcpy device-to-device (bytes read + written), same run.
