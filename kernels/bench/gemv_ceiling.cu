@@ -82,6 +82,12 @@ __device__ __forceinline__ uint4 loadCached(const uint8_t* p) {
   return v;
 }
 
+__device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
+  uint32_t v;
+  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
+  return v;
+}
+
 /// A lane's two rows read as if row-major (the layout before run 14).
 struct RowMajorRows {
   const uint8_t* w[2];

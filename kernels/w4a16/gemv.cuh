@@ -83,9 +83,9 @@ __device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
-  uint32_t v;
-  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
+__device__ __forceinline__ uint2 loadScalePair(const uint8_t* p) {
+  uint2 v;
+  asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "l"(p));
   return v;
 }
 
@@ -96,12 +96,6 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert,
   return {op.packed + expertRows * (op.K / 2) + blockWeightOffset(row, op.K) + wholeTileChunkOffset(g, c, 0),
           op.scales + expertRows * (op.K / 16) + blockScaleOffset(row, op.K) + wholeTileScaleOffset(g, c),
           layoutWholeTiles(op.K), tailGroups, g * (tailGroups - 4)};
-}
-
-__device__ __forceinline__ uint2 loadScalePair(const uint8_t* p) {
-  uint2 v;
-  asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "l"(p));
-  return v;
 }
 
 /// k tile kt: the lane's 32 bytes of row g, then of row g + 8 (8 rows on: 1 KB
