@@ -43,7 +43,7 @@ template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1> struct GemvCo
 /// The gate/up kernel's shared memory: the staged activation row, then the
 /// column-0 sums that k groups 1.. hand to group 0 (16 floats a warp).
 template <class C> ARCHSCOPE_HD constexpr int gemvGateUpSharedBytes(int K) {
-  return gemvSharedBytes(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
+  return gemvRowAndZerosBytes(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
 }
 
 struct GemvOperands {
@@ -58,21 +58,24 @@ struct GemvOperands {
   float* out;            // [T][H]
 };
 
-/// One lane's share of one 256-wide k tile for its rows g and g + 8: 64 e2m1
-/// (two 16-byte chunks) and their four ue4m3 scales, per row.
+/// One lane's share of one 256-wide k tile (gemv_layout.h): chunk q of block
+/// rows p + 4j in w[j]; in s[s] the scale word (groups 4(q/2)..+3) of row
+/// p + 4s + 8(q % 2): MMA set s needs that word of rows p + 4s and p + 4s + 8,
+/// and the lane next to it (q ^ 1) holds the other one. A warp's two scale
+/// loads are each 128 contiguous bytes.
 struct GemvKTile {
-  uint4 w[2][2];
+  uint4 w[4];
   uint32_t s[2];
 };
 
-/// A lane's data in its warp's block (weight_layout.h): its first chunk and
-/// its scale pair in whole k tile 0, the block's whole tiles, and for a last
-/// partial tile of `tailGroups` 64-k groups how far its row g moves there, in
-/// 64-k groups (g * (tailGroups - 4)).
+/// A lane's data in its warp's block (weight_layout.h): its first chunk and its
+/// first scale pair in whole k tile 0, the block's whole tiles, and for a last
+/// partial tile of `tailGroups` 64-k groups how far its row p and each 4 rows
+/// more move there, in bytes of chunks and of scale words.
 struct GemvRows {
   const uint8_t* w;
   const uint8_t* s;
-  int wholeTiles, tailGroups, tailShift;
+  int wholeTiles, tailGroups, tailShift, tailStep, scaleTailShift, scaleTailStep;
 };
 
 // Weights are read once per launch: not kept in L1. Volatile, so that the
@@ -83,69 +86,113 @@ __device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint2 loadScalePair(const uint8_t* p) {
-  uint2 v;
-  asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "l"(p));
+__device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
+  uint32_t v;
+  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
   return v;
 }
-
-/// Rows g and g + 8 of `block` of the expert, for lane (g, c).
-__device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int block, int g, int c) {
-  const int row = block * kBlockRows, tailGroups = layoutTileGroups(op.K, layoutWholeTiles(op.K));
-  const size_t expertRows = size_t(expert) * op.rowsPerExpert;
-  return {op.packed + expertRows * (op.K / 2) + blockWeightOffset(row, op.K) + wholeTileChunkOffset(g, c, 0),
-          op.scales + expertRows * (op.K / 16) + blockScaleOffset(row, op.K) + wholeTileScaleOffset(g, c),
-          layoutWholeTiles(op.K), tailGroups, g * (tailGroups - 4)};
+/// Words at p and p + STEP from one address register (as two loadScaleWord,
+/// the compiler kept both addresses live across the k loop and spilled).
+template <int STEP> __device__ __forceinline__ void loadScaleWords(const uint8_t* p, uint32_t (&v)[2]) {
+  asm volatile("ld.global.nc.u32 %0, [%2];\n"
+               "ld.global.nc.u32 %1, [%2+%3];\n"
+               : "=r"(v[0]), "=r"(v[1]) : "l"(p), "n"(STEP));
 }
 
-/// k tile kt: the lane's 32 bytes of row g, then of row g + 8 (8 rows on: 1 KB
-/// in a whole tile), and their scale pair; zeros where the lane's 64 k lie past
-/// K (kt >= laneTiles: a partial last tile). TAIL: K % 256 != 0; without it every tile is whole and nothing is
-/// tested (a T = 1 GEMV with the test took 29.2-29.3 us, the same loads
-/// without it 28.3-28.5: H200 run 14, calls 1 and 5).
+/// Lane `lane`'s rows of `block` of the expert.
+__device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int block, int lane) {
+  const int row = block * kBlockRows, p = gemvLaneRow(lane, 0), q = gemvLaneChunk(lane);
+  const int cw = layoutTileGroups(op.K, layoutWholeTiles(op.K));
+  const size_t expertRows = size_t(expert) * op.rowsPerExpert;
+  return {op.packed + expertRows * (op.K / 2) + blockWeightOffset(row, op.K) + wholeTileChunkOffset(p, q / 2, q % 2),
+          op.scales + expertRows * (op.K / 16) + blockScaleOffset(row, op.K) + wholeTileScaleOffset(p + 8 * (q % 2), q / 2),
+          layoutWholeTiles(op.K), cw,
+          wholeTileTailShift(p, cw), wholeTileTailShift(4, cw),
+          wholeTileScaleTailShift(p, cw), wholeTileScaleTailShift(4, cw)};
+}
+
+/// k tile kt: the lane's chunk of its 4 rows (512 bytes apart in a whole tile)
+/// and its 2 scale pairs; zeros where its 32 k lie past K (kt >= laneTiles: a
+/// partial last tile). TAIL: K % 256 != 0; without it every tile is whole and
+/// nothing is tested (a T = 1 GEMV with the test took 29.2-29.3 us, the same
+/// loads without it 28.3-28.5: H200 run 14, calls 1 and 5).
 template <bool TAIL>
 __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTiles, GemvKTile& t) {
-  const bool whole = !TAIL || kt < r.wholeTiles;
-  if (whole || kt < laneTiles) {
-    const int bottom = whole ? 8 * 128 : r.tailGroups * 8 * 32;
-    const uint8_t* w = r.w + size_t(kt) * kLayoutTileBytes + (whole ? 0 : r.tailShift * 32);
-    t.w[0][0] = loadStreaming(w), t.w[0][1] = loadStreaming(w + 16);
-    t.w[1][0] = loadStreaming(w + bottom), t.w[1][1] = loadStreaming(w + bottom + 16);
-    const uint2 scales = loadScalePair(r.s + size_t(kt) * kLayoutScaleTileBytes + (whole ? 0 : r.tailShift * 8));
-    t.s[0] = scales.x, t.s[1] = scales.y;
+  constexpr int kStep = wholeTileChunkOffset(4, 0, 0), kScaleStep = wholeTileScaleOffset(4, 0); // 4 rows on
+  const uint8_t* w = r.w + size_t(kt) * kLayoutTileBytes;
+  const uint8_t* s = r.s + size_t(kt) * kLayoutScaleTileBytes;
+  if (!TAIL || kt < r.wholeTiles) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) t.w[j] = loadStreaming(w + j * kStep);
+    loadScaleWords<kScaleStep>(s, t.s);
+  } else if (kt < laneTiles) {
+    w += r.tailShift, s += r.scaleTailShift;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) t.w[j] = loadStreaming(w + j * (kStep + r.tailStep));
+    t.s[0] = loadScaleWord(s), t.s[1] = loadScaleWord(s + kScaleStep + r.scaleTailStep);
   } else {
-    t.w[0][0] = t.w[0][1] = t.w[1][0] = t.w[1][1] = make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) t.w[j] = make_uint4(0, 0, 0, 0);
     t.s[0] = t.s[1] = 0;
   }
 }
 
-__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* xGroup, float (&acc)[4]) {
-  uint32_t scaleTop[4], scaleBottom[4];
-  biasedScales(t.s[0], scaleTop);
-  biasedScales(t.s[1], scaleBottom);
-  const uint32_t top[8] = {t.w[0][0].x, t.w[0][0].y, t.w[0][0].z, t.w[0][0].w,
-                           t.w[0][1].x, t.w[0][1].y, t.w[0][1].z, t.w[0][1].w};
-  const uint32_t bottom[8] = {t.w[1][0].x, t.w[1][0].y, t.w[1][0].z, t.w[1][0].w,
-                              t.w[1][1].x, t.w[1][1].y, t.w[1][1].z, t.w[1][1].w};
+/// The MMAs of one k tile: set s takes rows p + 4s (MMA row g) and p + 4s + 8
+/// (g + 8), each word w of the lane's chunk two MMAs into the one accumulator;
+/// x[s] is where the lane reads set s's activations (its own chunk, or zeros:
+/// gemvActivationBases). `pick` takes the bytes of groups 2q, 2q + 1 from the
+/// lane's scale word and its neighbour's (the top row's two, then the bottom's).
+/// Every lane of the warp calls it.
+__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], uint32_t pick,
+                                             float (&acc)[4]) {
+  uint32_t scales[2][4];
 #pragma unroll
-  for (int w = 0; w < 8; ++w) {
-    uint32_t up[4], down[4]; // rows g and g + 8
-    dequantWord(top[w], scaleTop[w / 2], up);
-    dequantWord(bottom[w], scaleBottom[w / 2], down);
-    const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
-    // Column 0 (quad 0's lanes) is the pair. Every quad reads the same
-    // activations (a broadcast), so columns 1..7 repeat column 0 and are not
-    // used: cheaper than zeroing them (H200, run 11, call 7).
-    const uint4 b = *reinterpret_cast<const uint4*>(xGroup + w * 16);
-    mmaBf16(acc, a0, b.x, b.y);
-    mmaBf16(acc, a1, b.z, b.w);
-  }
+  for (int s = 0; s < 2; ++s) biasedScales(__byte_perm(t.s[s], __shfl_xor_sync(0xffffffffu, t.s[s], 1), pick), scales[s]);
+  const uint32_t words[4][4] = {{t.w[0].x, t.w[0].y, t.w[0].z, t.w[0].w},
+                                {t.w[1].x, t.w[1].y, t.w[1].z, t.w[1].w},
+                                {t.w[2].x, t.w[2].y, t.w[2].z, t.w[2].w},
+                                {t.w[3].x, t.w[3].y, t.w[3].z, t.w[3].w}};
+#pragma unroll
+  for (int s = 0; s < 2; ++s)
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      const uint4 b = *reinterpret_cast<const uint4*>(x[s] + w * 16);
+      uint32_t up[4], down[4]; // MMA rows g and g + 8
+      dequantWord(words[s][w], scales[s][w / 2], up);
+      dequantWord(words[s + 2][w], scales[s][2 + w / 2], down);
+      const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
+      mmaBf16(acc, a0, b.x, b.y);
+      mmaBf16(acc, a1, b.z, b.w);
+    }
+}
+
+/// Where lane L reads the activations of MMA set s: column n = L / 4 of the
+/// MMA holds set (n / 2) % 2 and half n % 2 of k, so the lane's own chunk q
+/// for its set, zeros (the region after the staged row) for the other.
+__device__ __forceinline__ void gemvActivationBases(const uint8_t* xs, int K, int lane, const uint8_t* (&x)[2]) {
+  const int mine = lane / 8 % 2;
+#pragma unroll
+  for (int s = 0; s < 2; ++s) x[s] = xs + (s == mine ? 0 : gemvSharedBytes(K));
+}
+
+/// Lane L = 4g + c's sums of block rows gemvRowOfLane(L) and 8 on: its half of
+/// k (column 2c + g % 2, of set c % 2) plus the other half, which the lane 4
+/// apart holds (quad g ^ 1). Every lane of the warp calls it.
+__device__ __forceinline__ void addKHalves(const float (&acc)[4], int g, float& top, float& bottom) {
+  const bool odd = g & 1;
+  const float mineTop = odd ? acc[1] : acc[0], mineBottom = odd ? acc[3] : acc[2];
+  top = mineTop + __shfl_xor_sync(0xffffffffu, mineTop, 4);
+  bottom = mineBottom + __shfl_xor_sync(0xffffffffu, mineBottom, 4);
 }
 
 /// The k loop: DEPTH tiles in registers, each refilled right after it is used.
 template <class C, bool TAIL>
 __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange range, int laneTiles, const uint8_t* xs,
-                                           int c, GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
+                                           int K, int lane, GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
+  const int q = gemvLaneChunk(lane);
+  const uint32_t pick = q % 2 ? 0x3276 : 0x5410; // mine 0, 1, its 0, 1 / its 2, 3, mine 2, 3
+  const uint8_t* bases[2];
+  gemvActivationBases(xs, K, lane, bases);
   constexpr int DEPTH = C::DEPTH;
   const int kTiles = range.last;
   for (int base = range.first; base < kTiles; base += DEPTH) {
@@ -153,7 +200,9 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
     for (int d = 0; d < DEPTH; ++d) {
       const int kt = base + d;
       if (kt >= kTiles) break;
-      computeKTile(buf[d], xs + gemvActivationOffset(kt, c, 0), acc);
+      const int at = gemvActivationOffset(kt, q, 0);
+      const uint8_t* const x[2] = {bases[0] + at, bases[1] + at};
+      computeKTile(buf[d], x, pick, acc);
       if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, buf[d]);
     }
   }
@@ -172,11 +221,11 @@ __device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange ra
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
 /// PERMUTE: it is in natural k order (the tokens) and is permuted here.
 template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* row, int K, uint8_t* xs) {
-  const int chunks = gemvSharedBytes(K) / kGemvGroupBytes * 8;
-  for (int q = threadIdx.x; q < chunks; q += blockDim.x) {
+  const int pieces = gemvSharedBytes(K) / kGemvChunkBytes * 4;
+  for (int n = threadIdx.x; n < pieces; n += blockDim.x) {
     uint4 v = make_uint4(0, 0, 0, 0);
-    if (q * 8 < K) {
-      const uint4* src = reinterpret_cast<const uint4*>(row) + q;
+    if (n * 8 < K) {
+      const uint4* src = reinterpret_cast<const uint4*>(row) + n;
       if constexpr (PERMUTE) {
         uint32_t pair[4];
         permuteActivations(__ldg(src), pair);
@@ -185,24 +234,25 @@ template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* 
         v = __ldcg(src); // written by the gate/up grid: read through L2
       }
     }
-    *reinterpret_cast<uint4*>(xs + gemvStagedOffset(q)) = v;
+    *reinterpret_cast<uint4*>(xs + gemvStagedOffset(n)) = v;
+    *reinterpret_cast<uint4*>(xs + gemvSharedBytes(K) + gemvStagedOffset(n)) = make_uint4(0, 0, 0, 0);
   }
 }
 
-/// k groups 1.. of a CTA hand their column-0 sums (rows g and g + 8 of each
-/// warp's 16) to group 0, which adds them into its own; the others are done.
-/// Every thread of the CTA calls it.
-template <class C> __device__ __forceinline__ bool gatherKGroups(float* partial, int group, int warp, int g, int c,
-                                                                 float (&acc)[4]) {
+/// k groups 1.. of a CTA hand their sums (block rows `row` and row + 8 of
+/// each warp's 16, from the lanes that write them) to group 0, which adds them
+/// into its own; the others are done. Every thread of the CTA calls it.
+template <class C> __device__ __forceinline__ bool gatherKGroups(float* partial, int group, int warp, int row, int lane,
+                                                                 float& top, float& bottom) {
   if constexpr (C::KGROUPS > 1) {
-    float* mine = partial + ((group - 1) * C::WARPS + warp) * 16 + g;
-    if (group > 0 && c == 0) mine[0] = acc[0], mine[8] = acc[2];
+    float* mine = partial + ((group - 1) * C::WARPS + warp) * 16 + row;
+    if (group > 0 && gemvLaneWrites(lane)) mine[0] = top, mine[8] = bottom;
     __syncthreads();
     if (group > 0) return false;
 #pragma unroll
     for (int k = 1; k < C::KGROUPS; ++k) {
-      const float* theirs = partial + ((k - 1) * C::WARPS + warp) * 16 + g;
-      acc[0] += theirs[0], acc[2] += theirs[8];
+      const float* theirs = partial + ((k - 1) * C::WARPS + warp) * 16 + row;
+      top += theirs[0], bottom += theirs[8];
     }
   }
   return true;
@@ -217,13 +267,14 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   allowDependentGrid();
   extern __shared__ __align__(16) uint8_t xs[];
   const int pair = blockIdx.y, warp = threadIdx.x / 32 % C::WARPS, group = threadIdx.x / 32 / C::WARPS;
-  const int lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
+  const int lane = threadIdx.x % 32, g = lane >> 2;
   const int expert = op.topkIds[pair], token = pair / op.topk;
-  const int i = (blockIdx.x * C::WARPS + warp) * 8 + g; // gate row i (MMA row g), up row I + i (row g + 8)
-  const bool hasRows = i < op.inter;                     // warp-uniform: I % 8 == 0
-  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
+  const int block = blockIdx.x * C::WARPS + warp, row = gemvRowOfLane(lane), q = gemvLaneChunk(lane);
+  const int i = block * 8 + row;           // block row `row`: gate row i; row + 8: up row I + i
+  const bool hasRows = block * 8 < op.inter; // warp-uniform: I % 8 == 0
+  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, q);
   const GemvTileRange range = gemvGroupTiles(kTiles, C::KGROUPS, group);
-  const GemvRows rows = gemvRows(op, expert, hasRows ? i / 8 : 0, g, c);
+  const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
   GemvKTile buf[C::DEPTH];
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, buf);
 
@@ -233,11 +284,14 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
   __syncthreads();
   float acc[4] = {};
-  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, c, buf, acc);
-  const bool last = gatherKGroups<C>(reinterpret_cast<float*>(xs + gemvSharedBytes(op.K)), group, warp, g, c, acc);
+  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, op.K, lane, buf, acc);
+  float gate, up;
+  addKHalves(acc, g, gate, up);
+  const bool last = gatherKGroups<C>(reinterpret_cast<float*>(xs + gemvRowAndZerosBytes(op.K)), group, warp, row, lane, gate, up);
   if (!last || !hasRows) return;
-  if (c == 0) { // column 0 = this pair: acc[0] row g (gate), acc[2] row g + 8 (up)
-    const float scale = op.global[expert] * kUnbias, gate = acc[0] * scale, up = acc[2] * scale;
+  if (gemvLaneWrites(lane)) {
+    const float scale = op.global[expert] * kUnbias;
+    gate *= scale, up *= scale;
     const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
     op.act[size_t(pair) * op.inter + column] = __float2bfloat16_rn(gate / (1.0f + __expf(-gate)) * up);
   }
@@ -251,12 +305,13 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   static_assert(C::KGROUPS == 1, "the down GEMV's warps each own their rows");
   allowDependentGrid(); // the next MoE's first grid waits for this one before touching memory
   extern __shared__ __align__(16) uint8_t xs[];
-  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, c = lane & 3;
+  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2;
   const int expert = __ldcg(op.topkIds + pair), token = pair / op.topk;
-  const int h = (blockIdx.x * C::WARPS + warp) * 16 + g; // rows h and h + 8
-  const bool hasRows = h < op.hidden;                     // warp-uniform: H % 16 == 0
-  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
-  const GemvRows rows = gemvRows(op, expert, hasRows ? h / 16 : 0, g, c);
+  const int block = blockIdx.x * C::WARPS + warp, q = gemvLaneChunk(lane);
+  const int h = block * 16 + gemvRowOfLane(lane); // rows h and h + 8
+  const bool hasRows = block * 16 < op.hidden;     // warp-uniform: H % 16 == 0
+  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, q);
+  const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
   GemvKTile buf[C::DEPTH];
   const GemvTileRange range{0, kTiles};
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, buf);
@@ -267,12 +322,14 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows<C, TAIL>(rows, range, laneTiles, xs, c, buf, acc);
-  if (c == 0) {
+  streamRows<C, TAIL>(rows, range, laneTiles, xs, op.K, lane, buf, acc);
+  float top, bottom;
+  addKHalves(acc, g, top, bottom);
+  if (gemvLaneWrites(lane)) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;
-    atomicAdd(out, acc[0] * weight);
-    atomicAdd(out + 8, acc[2] * weight);
+    atomicAdd(out, top * weight);
+    atomicAdd(out + 8, bottom * weight);
   }
 }
 
