@@ -40,10 +40,18 @@ template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1> struct GemvCo
   static constexpr int THREADS = WARPS * KGROUPS * 32;
 };
 
-/// The gate/up kernel's shared memory: the staged activation row, then the
-/// column-0 sums that k groups 1.. hand to group 0 (16 floats a warp).
+/// Both kernels' shared memory starts with each warp's scale ring (DEPTH
+/// slots of one k tile's scales), then the staged activation row and its zeros.
+template <class C> ARCHSCOPE_HD constexpr int gemvRingBytes() {
+  return C::WARPS * C::KGROUPS * C::DEPTH * kLayoutScaleTileBytes;
+}
+template <class C> ARCHSCOPE_HD constexpr int gemvDownSharedBytes(int K) {
+  return gemvRingBytes<C>() + gemvRowAndZerosBytes(K);
+}
+/// The gate/up kernel's also holds the sums that k groups 1.. hand to group 0
+/// (16 floats a warp).
 template <class C> ARCHSCOPE_HD constexpr int gemvGateUpSharedBytes(int K) {
-  return gemvRowAndZerosBytes(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
+  return gemvDownSharedBytes<C>(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
 }
 
 struct GemvOperands {
@@ -59,13 +67,12 @@ struct GemvOperands {
 };
 
 /// One lane's share of one 256-wide k tile (gemv_layout.h): chunk q of block
-/// rows p + 4j in w[j]; in s[s] the scale word (groups 4(q/2)..+3) of row
-/// p + 4s + 8(q % 2): MMA set s needs that word of rows p + 4s and p + 4s + 8,
-/// and the lane next to it (q ^ 1) holds the other one. A warp's two scale
-/// loads are each 128 contiguous bytes.
+/// rows p + 4j in w[j]. The tile's scales (256 bytes for the warp's 16 rows)
+/// go to the warp's slot of a shared-memory ring by cp.async, not to
+/// registers: each lane copies 2 of its words, and in registers they had made
+/// the k loops of the configurations at their register caps spill.
 struct GemvKTile {
   uint4 w[4];
-  uint32_t s[2];
 };
 
 /// A lane's data in its warp's block (weight_layout.h): its first chunk and its
@@ -86,18 +93,7 @@ __device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint32_t loadScaleWord(const uint8_t* p) {
-  uint32_t v;
-  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
-  return v;
-}
-/// Words at p and p + STEP from one address register (as two loadScaleWord,
-/// the compiler kept both addresses live across the k loop and spilled).
-template <int STEP> __device__ __forceinline__ void loadScaleWords(const uint8_t* p, uint32_t (&v)[2]) {
-  asm volatile("ld.global.nc.u32 %0, [%2];\n"
-               "ld.global.nc.u32 %1, [%2+%3];\n"
-               : "=r"(v[0]), "=r"(v[1]) : "l"(p), "n"(STEP));
-}
+
 
 /// Lane `lane`'s rows of `block` of the expert.
 __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int block, int lane) {
@@ -112,42 +108,51 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert,
 }
 
 /// k tile kt: the lane's chunk of its 4 rows (512 bytes apart in a whole tile)
-/// and its 2 scale pairs; zeros where its 32 k lie past K (kt >= laneTiles: a
-/// partial last tile). TAIL: K % 256 != 0; without it every tile is whole and
-/// nothing is tested (a T = 1 GEMV with the test took 29.2-29.3 us, the same
-/// loads without it 28.3-28.5: H200 run 14, calls 1 and 5).
+/// into t, and its 2 scale words (128 bytes apart; word L of each half of the
+/// tile's 256 bytes: row p + 4s + 8(q % 2), 64-k group q / 2) into the ring
+/// slot at `slot` (a shared address; the caller commits the group); zeros
+/// where its 32 k lie past K (kt >= laneTiles: a partial last tile). TAIL:
+/// K % 256 != 0; without it every tile is whole and nothing is tested (a T = 1
+/// GEMV with the test took 29.2-29.3 us, the same loads without it 28.3-28.5:
+/// H200 run 14, calls 1 and 5).
 template <bool TAIL>
-__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTiles, GemvKTile& t) {
+__device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTiles, int lane, uint32_t slot,
+                                          GemvKTile& t) {
   constexpr int kStep = wholeTileChunkOffset(4, 0, 0), kScaleStep = wholeTileScaleOffset(4, 0); // 4 rows on
   const uint8_t* w = r.w + size_t(kt) * kLayoutTileBytes;
   const uint8_t* s = r.s + size_t(kt) * kLayoutScaleTileBytes;
+  slot += lane * 4;
   if (!TAIL || kt < r.wholeTiles) {
 #pragma unroll
     for (int j = 0; j < 4; ++j) t.w[j] = loadStreaming(w + j * kStep);
-    loadScaleWords<kScaleStep>(s, t.s);
+    copyAsyncWhole<4>(slot, s), copyAsyncWhole<4>(slot + kScaleStep, s + kScaleStep);
   } else if (kt < laneTiles) {
     w += r.tailShift, s += r.scaleTailShift;
 #pragma unroll
     for (int j = 0; j < 4; ++j) t.w[j] = loadStreaming(w + j * (kStep + r.tailStep));
-    t.s[0] = loadScaleWord(s), t.s[1] = loadScaleWord(s + kScaleStep + r.scaleTailStep);
+    copyAsyncWhole<4>(slot, s), copyAsyncWhole<4>(slot + kScaleStep, s + kScaleStep + r.scaleTailStep);
   } else {
 #pragma unroll
     for (int j = 0; j < 4; ++j) t.w[j] = make_uint4(0, 0, 0, 0);
-    t.s[0] = t.s[1] = 0;
+    copyAsyncTo<4>(slot, r.s, 0), copyAsyncTo<4>(slot + kScaleStep, r.s, 0); // zero-filled, nothing read
   }
 }
 
 /// The MMAs of one k tile: set s takes rows p + 4s (MMA row g) and p + 4s + 8
 /// (g + 8), each word w of the lane's chunk two MMAs into the one accumulator;
 /// x[s] is where the lane reads set s's activations (its own chunk, or zeros:
-/// gemvActivationBases). `pick` takes the bytes of groups 2q, 2q + 1 from the
-/// lane's scale word and its neighbour's (the top row's two, then the bottom's).
-/// Every lane of the warp calls it.
-__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], uint32_t pick,
-                                             float (&acc)[4]) {
+/// gemvActivationBases). `pairs` is where the slot holds the scale words of
+/// rows p and p + 8 (those of set 1 are 128 bytes on), copied by the lane and
+/// its neighbour; `pick` takes the bytes of groups 2q, 2q + 1 from each (the
+/// top row's two, then the bottom's).
+__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], const uint8_t* pairs,
+                                             uint32_t pick, float (&acc)[4]) {
   uint32_t scales[2][4];
 #pragma unroll
-  for (int s = 0; s < 2; ++s) biasedScales(__byte_perm(t.s[s], __shfl_xor_sync(0xffffffffu, t.s[s], 1), pick), scales[s]);
+  for (int s = 0; s < 2; ++s) {
+    const uint2 pair = *reinterpret_cast<const uint2*>(pairs + s * wholeTileScaleOffset(4, 0));
+    biasedScales(__byte_perm(pair.x, pair.y, pick), scales[s]);
+  }
   const uint32_t words[4][4] = {{t.w[0].x, t.w[0].y, t.w[0].z, t.w[0].w},
                                 {t.w[1].x, t.w[1].y, t.w[1].z, t.w[1].w},
                                 {t.w[2].x, t.w[2].y, t.w[2].z, t.w[2].w},
@@ -185,15 +190,19 @@ __device__ __forceinline__ void addKHalves(const float (&acc)[4], int g, float& 
   bottom = mineBottom + __shfl_xor_sync(0xffffffffu, mineBottom, 4);
 }
 
-/// The k loop: DEPTH tiles in registers, each refilled right after it is used.
+/// The k loop: DEPTH tiles in registers and the warp's scale ring (`ring`,
+/// DEPTH slots of 256 bytes in shared memory), each refilled right after it
+/// is used. One cp.async group a step, empty past the range, so that waiting
+/// for all but the DEPTH - 1 newest is waiting for the tile about to be used.
 template <class C, bool TAIL>
 __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange range, int laneTiles, const uint8_t* xs,
-                                           int K, int lane, GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
+                                           uint8_t* ring, int K, int lane, GemvKTile (&buf)[C::DEPTH],
+                                           float (&acc)[4]) {
+  constexpr int DEPTH = C::DEPTH;
   const int q = gemvLaneChunk(lane);
-  const uint32_t pick = q % 2 ? 0x3276 : 0x5410; // mine 0, 1, its 0, 1 / its 2, 3, mine 2, 3
+  const uint32_t pick = q % 2 ? 0x7632 : 0x5410; // bytes 2, 3 / 0, 1 of each word
   const uint8_t* bases[2];
   gemvActivationBases(xs, K, lane, bases);
-  constexpr int DEPTH = C::DEPTH;
   const int kTiles = range.last;
   for (int base = range.first; base < kTiles; base += DEPTH) {
 #pragma unroll
@@ -202,19 +211,25 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
       if (kt >= kTiles) break;
       const int at = gemvActivationOffset(kt, q, 0);
       const uint8_t* const x[2] = {bases[0] + at, bases[1] + at};
-      computeKTile(buf[d], x, pick, acc);
-      if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, buf[d]);
+      uint8_t* slot = ring + d * kLayoutScaleTileBytes;
+      waitAsync<DEPTH - 1>();
+      __syncwarp(); // the neighbour's word
+      computeKTile(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
+      __syncwarp(); // read before the slot is refilled
+      if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, lane, sharedAddress(slot), buf[d]);
+      commitAsync();
     }
   }
 }
 
 template <class C, bool TAIL>
-__device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange range, int laneTiles,
-                                             GemvKTile (&buf)[C::DEPTH]) {
+__device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange range, int laneTiles, uint8_t* ring,
+                                             int lane, GemvKTile (&buf)[C::DEPTH]) {
 #pragma unroll
   for (int d = 0; d < C::DEPTH; ++d) {
     const int kt = range.first + d;
-    if (kt < range.last) loadKTile<TAIL>(r, kt, laneTiles, buf[d]);
+    if (kt < range.last) loadKTile<TAIL>(r, kt, laneTiles, lane, sharedAddress(ring + d * kLayoutScaleTileBytes), buf[d]);
+    commitAsync();
   }
 }
 
@@ -265,7 +280,8 @@ template <class C, bool TAIL>
 __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperands op) {
   waitPrimaryGrid();
   allowDependentGrid();
-  extern __shared__ __align__(16) uint8_t xs[];
+  extern __shared__ __align__(16) uint8_t shared[];
+  uint8_t *ring = shared + threadIdx.x / 32 * C::DEPTH * kLayoutScaleTileBytes, *xs = shared + gemvRingBytes<C>();
   const int pair = blockIdx.y, warp = threadIdx.x / 32 % C::WARPS, group = threadIdx.x / 32 / C::WARPS;
   const int lane = threadIdx.x % 32, g = lane >> 2;
   const int expert = op.topkIds[pair], token = pair / op.topk;
@@ -276,7 +292,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   const GemvTileRange range = gemvGroupTiles(kTiles, C::KGROUPS, group);
   const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
   GemvKTile buf[C::DEPTH];
-  if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, buf);
+  if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
@@ -284,7 +300,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
   __syncthreads();
   float acc[4] = {};
-  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, op.K, lane, buf, acc);
+  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float gate, up;
   addKHalves(acc, g, gate, up);
   const bool last = gatherKGroups<C>(reinterpret_cast<float*>(xs + gemvRowAndZerosBytes(op.K)), group, warp, row, lane, gate, up);
@@ -304,7 +320,8 @@ template <class C, bool TAIL>
 __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
   static_assert(C::KGROUPS == 1, "the down GEMV's warps each own their rows");
   allowDependentGrid(); // the next MoE's first grid waits for this one before touching memory
-  extern __shared__ __align__(16) uint8_t xs[];
+  extern __shared__ __align__(16) uint8_t shared[];
+  uint8_t *ring = shared + threadIdx.x / 32 * C::DEPTH * kLayoutScaleTileBytes, *xs = shared + gemvRingBytes<C>();
   const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2;
   const int expert = __ldcg(op.topkIds + pair), token = pair / op.topk;
   const int block = blockIdx.x * C::WARPS + warp, q = gemvLaneChunk(lane);
@@ -314,7 +331,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
   GemvKTile buf[C::DEPTH];
   const GemvTileRange range{0, kTiles};
-  if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, buf);
+  if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
@@ -322,7 +339,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows<C, TAIL>(rows, range, laneTiles, xs, op.K, lane, buf, acc);
+  streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float top, bottom;
   addKHalves(acc, g, top, bottom);
   if (gemvLaneWrites(lane)) {

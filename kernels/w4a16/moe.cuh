@@ -274,7 +274,7 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
   // The staged activation rows. The limit is raised to this GPU's opt-in
   // maximum: cudaFuncSetAttribute refuses more, so the fixed 160 KB of before
   // failed this path where the maximum is 99 KB (sm_86/89, sm_120/121).
-  const int upShared = gemvGateUpSharedBytes<C>(s.hidden), downShared = gemvRowAndZerosBytes(s.inter);
+  const int upShared = gemvGateUpSharedBytes<C>(s.hidden), downShared = gemvDownSharedBytes<D>(s.inter);
   if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
