@@ -41,13 +41,13 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 STAMPS = [
     ("namespace archscope::w4a16 {\n", None),  # replaced by PRELUDE
     ("gemvGateUp(GemvOperands op) {\n  waitPrimaryGrid();\n", "  STAMP(gTraceUp, 0)\n"),
-    ("  stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
-    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, c, buf, acc);\n", "  STAMP(gTraceUp, 2)\n"),
-    ("group, warp, g, c, acc);\n", "  STAMP(gTraceUp, 3)\n"),
+    ("  stageZeros(op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
+    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n", "  STAMP(gTraceUp, 2)\n"),
+    ("group, warp, row, lane, gate, up);\n", "  STAMP(gTraceUp, 3)\n"),
     ("own their rows\");\n", "  STAMP(gTraceDown, 0)\n"),
     ("  waitPrimaryGrid(); // the activations, and `out` cleared\n", "  STAMP(gTraceDown, 1)\n"),
     ("  stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceDown, 2)\n"),
-    ("  streamRows<C, TAIL>(rows, range, laneTiles, xs, c, buf, acc);\n  if (c == 0) {\n", "    STAMP(gTraceDown, 3)\n"),
+    ("  addKHalves(acc, g, top, bottom);\n  if (gemvLaneWrites(lane)) {\n", "    STAMP(gTraceDown, 3)\n"),
 ]
 
 # A function-local static in the launcher: built after the CUDA runtime, so destroyed before it.

@@ -250,8 +250,14 @@ template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* 
       }
     }
     *reinterpret_cast<uint4*>(xs + gemvStagedOffset(n)) = v;
-    *reinterpret_cast<uint4*>(xs + gemvSharedBytes(K) + gemvStagedOffset(n)) = make_uint4(0, 0, 0, 0);
   }
+}
+
+/// The zeros after the staged row (gemvActivationBases), where a lane reads
+/// the MMA set that is not its own.
+__device__ __forceinline__ void stageZeros(int K, uint8_t* xs) {
+  for (int n = threadIdx.x; n < gemvSharedBytes(K) / 16; n += blockDim.x)
+    reinterpret_cast<uint4*>(xs + gemvSharedBytes(K))[n] = make_uint4(0, 0, 0, 0);
 }
 
 /// k groups 1.. of a CTA hand their sums (block rows `row` and row + 8 of
@@ -298,6 +304,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
   device::clearFloats(op.out, size_t(op.tokens) * op.hidden, cta * C::THREADS + threadIdx.x, ctas * C::THREADS);
   stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
+  stageZeros(op.K, xs);
   __syncthreads();
   float acc[4] = {};
   if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
@@ -333,6 +340,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   const GemvTileRange range{0, kTiles};
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
+  stageZeros(op.K, xs);
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
   __syncthreads();
