@@ -2,10 +2,12 @@
 // (kernels/w4a16/weight_layout.h) on the CPU: every 16-byte chunk and scale
 // word of every row lands once inside the buffer, for every K the shapes allow
 // (K % 64 == 0, partial last tiles included); a GEMV warp's loads of a tile
-// read its block's 2 KB run of that tile exactly once, and the address steps
+// read its block's 2 KB run of that tile exactly once, 512 contiguous bytes a
+// load (gemv_layout.h), and the address steps
 // gemv.cuh and loader.cuh take (whole tiles fast, the partial tile apart) land
 // where the full map says; the layout's row order is the GEMMs' (weightRow,
 // wgmmaWeightRow), so each tile's rows are whole blocks.
+#include "../../../kernels/w4a16/gemv_layout.h"
 #include "../../../kernels/w4a16/tile_layout.h"
 #include "../../../kernels/w4a16/weight_layout.h"
 #include "../../../kernels/w4a16/wgmma_layout.h"
@@ -47,41 +49,55 @@ TEST(W4a16WeightLayout, GemvWarpReadsOneRunATile) {
   const size_t blockStart = blockWeightOffset(block * kBlockRows, K);
   for (int kt = 0; kt < K / kLayoutTileK; ++kt) {
     std::set<size_t> chunks;
-    for (int lane = 0; lane < 32; ++lane)
-      for (int j = 0; j < 4; ++j) { // rows g and g + 8, k [64c, 64c + 32) and [64c + 32, 64c + 64)
-        const int g = lane / 4, c = lane % 4, row = block * kBlockRows + g + 8 * (j / 2);
-        chunks.insert(weightChunkOffset(row, kt * 8 + 2 * c + j % 2, K));
-      }
+    for (int j = 0; j < 4; ++j) { // chunk q of rows p, p + 4, p + 8, p + 12 (gemv_layout.h)
+      std::set<size_t> load;
+      for (int lane = 0; lane < 32; ++lane)
+        load.insert(weightChunkOffset(block * kBlockRows + gemvLaneRow(lane, j), kt * 8 + gemvLaneChunk(lane), K));
+      ASSERT_EQ(load.size(), 32u); // one warp-wide load: 512 contiguous bytes
+      EXPECT_EQ(*load.rbegin() - *load.begin(), 512u - 16) << "tile " << kt << " load " << j;
+      chunks.insert(load.begin(), load.end());
+    }
     ASSERT_EQ(chunks.size(), 128u);
     EXPECT_EQ(*chunks.begin(), blockStart + kt * 2048u) << "tile " << kt;
     EXPECT_EQ(*chunks.rbegin(), blockStart + kt * 2048u + 2048 - 16) << "tile " << kt;
   }
-  // and a lane's two scale words (rows g, g + 8) are one aligned 8-byte pair
-  for (int lane = 0; lane < 32; ++lane) {
-    const int g = lane / 4, c = lane % 4;
-    const size_t top = scaleWordOffset(block * kBlockRows + g, 4 + c, K);
-    EXPECT_EQ(scaleWordOffset(block * kBlockRows + g + 8, 4 + c, K), top + 4);
-    EXPECT_EQ(top % 8, 0u);
-  }
+  // and the scale words of rows m and m + 8 of one 64-k group are one aligned
+  // 8-byte pair (gemv.cuh reads them so from its shared-memory ring)
+  for (int m = 0; m < 8; ++m)
+    for (int c = 0; c < 4; ++c) {
+      const size_t top = scaleWordOffset(block * kBlockRows + m, 4 + c, K);
+      EXPECT_EQ(scaleWordOffset(block * kBlockRows + m + 8, 4 + c, K), top + 4);
+      EXPECT_EQ(top % 8, 0u);
+    }
 }
 
-// gemv.cuh's loadKTile: lane (g, c) at wholeTileChunkOffset(g, c, 0) of its block; chunk j = 2h + u
-// of whole tile kt: + kt * 2048 + 1024 h + 16 u; of the partial tile: + kt * 2048 + 32 g (cw - 4) + 256 cw h + 16 u.
+// gemv.cuh's loadKTile: lane L's first chunk at wholeTileChunkOffset(p, q / 2, q % 2) of its block
+// (p = L / 8, q = L % 8), load j of tile kt at + kt * 2048 + 512 j; in the partial tile the rows are
+// shorter: + wholeTileTailShift(p, cw) + j wholeTileTailShift(4, cw). Its scale word of set s
+// (row p + 4s + 8(q % 2)) likewise, 128 bytes a set and wholeTileScaleTailShift for the partial tile.
 TEST(W4a16WeightLayout, GemvLaneStepsMatchTheMap) {
   for (int K = 64; K <= 2048; K += 64) {
     const int whole = layoutWholeTiles(K), cw = layoutTileGroups(K, whole);
     for (int lane = 0; lane < 32; ++lane) {
-      const int g = lane / 4, c = lane % 4;
-      for (int kt = 0; kt * kLayoutTileK + c * 64 < K; ++kt)
+      const int p = gemvLaneRow(lane, 0), q = gemvLaneChunk(lane);
+      EXPECT_EQ(wholeTileChunkOffset(p, q / 2, q % 2), 16 * lane);
+      EXPECT_EQ(wholeTileScaleOffset(p + 8 * (q % 2), q / 2), 4 * lane);
+      for (int kt = 0; kt < gemvLaneKTiles(K, q); ++kt) {
+        const bool partial = kt >= whole;
         for (int j = 0; j < 4; ++j) {
-          const int h = j / 2, u = j % 2;
-          const size_t step = kt < whole ? size_t(kt) * 2048 + 1024 * h + 16 * u
-                                         : size_t(kt) * 2048 + 32 * g * (cw - 4) + 256 * cw * h + 16 * u;
-          EXPECT_EQ(wholeTileChunkOffset(g, c, 0) + step, blockChunkOffset(g + 8 * (j / 2), kt * 8 + 2 * c + j % 2, K))
+          const size_t step = size_t(kt) * 2048 + 512 * j +
+                              (partial ? wholeTileTailShift(p, cw) + j * wholeTileTailShift(4, cw) : 0);
+          EXPECT_EQ(wholeTileChunkOffset(p, q / 2, q % 2) + step, blockChunkOffset(gemvLaneRow(lane, j), kt * 8 + q, K))
               << "K=" << K << " lane " << lane << " tile " << kt << " load " << j;
-          const size_t scaleStep = size_t(kt) * 256 + (kt < whole ? 0 : 8 * g * (cw - 4));
-          EXPECT_EQ(size_t(wholeTileScaleOffset(g, c)) + scaleStep, blockScaleWordOffset(g + 8 * (j / 2), kt * 4 + c, K) - 4 * (j / 2));
         }
+        for (int s = 0; s < 2; ++s) {
+          const size_t step = size_t(kt) * 256 + 128 * s +
+                              (partial ? wholeTileScaleTailShift(p, cw) + s * wholeTileScaleTailShift(4, cw) : 0);
+          EXPECT_EQ(wholeTileScaleOffset(p + 8 * (q % 2), q / 2) + step,
+                    blockScaleWordOffset(p + 4 * s + 8 * (q % 2), kt * 4 + q / 2, K))
+              << "K=" << K << " lane " << lane << " tile " << kt << " set " << s;
+        }
+      }
     }
   }
 }
