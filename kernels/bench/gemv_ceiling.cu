@@ -10,9 +10,10 @@
 //   fused-read   one grid-stride read of all the bytes: no launch boundary
 //   two-reads    the gate/up bytes, then the down bytes: two plain launches
 //   pattern      the GEMVs' own grids, rows, lane mapping, loads and depth
-//                (gemv.cuh's gemvRows / prefetchRows / loadKTile, the blocked
-//                layout of weight_layout.h), the down launch dependent as in
-//                moe.cuh; the k tile's compute is an XOR
+//                (gemv.cuh's gemvRows / loadKTile: 512 contiguous bytes a
+//                load of the blocked layout, weight_layout.h, the scales
+//                through a shared-memory ring), the down launch dependent as
+//                in moe.cuh; the k tile's compute is an XOR
 //   halves       the loads of the row-major layout before run 14: a lane's
 //                32 bytes of each of its two rows, 16 rows K/2 bytes apart
 //   halves-l1    the same loads kept in L1 (the second may hit there)
@@ -41,40 +42,46 @@ using namespace archscope::w4a16;
 using namespace archscope::bench;
 using Config = GemvFewPairsConfig;
 
+/// A lane's 32 bytes of each of its two rows and their scale words, as the
+/// row-major comparison modes read them (the GEMVs before run 15).
+struct RowMajorTile {
+  uint4 w[2][2];
+  uint32_t s[2];
+};
+
+__device__ __forceinline__ uint32_t xor4(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
+__device__ __forceinline__ uint32_t fold(const RowMajorTile& t) {
+  return t.s[0] ^ t.s[1] ^ xor4(t.w[0][0]) ^ xor4(t.w[0][1]) ^ xor4(t.w[1][0]) ^ xor4(t.w[1][1]);
+}
 __device__ __forceinline__ uint32_t fold(const GemvKTile& t) {
-  uint32_t acc = t.s[0] ^ t.s[1];
-#pragma unroll
-  for (int h = 0; h < 2; ++h)
-#pragma unroll
-    for (int j = 0; j < 2; ++j) acc ^= t.w[h][j].x ^ t.w[h][j].y ^ t.w[h][j].z ^ t.w[h][j].w;
-  return acc;
+  return xor4(t.w[0]) ^ xor4(t.w[1]) ^ xor4(t.w[2]) ^ xor4(t.w[3]);
 }
 
-/// gemv.cuh's k loop with the tile's compute replaced by an XOR; refill(kt, tile) loads k tile kt.
-template <class REFILL> __device__ __forceinline__ uint32_t streamOnly(int kTiles, GemvKTile (&buf)[Config::DEPTH], REFILL refill) {
+/// gemv.cuh's k loop with the tile's compute replaced by an XOR; refill(kt, tile) loads k tile kt,
+/// use(d, tile) folds slot d.
+template <class TILE, class REFILL, class USE>
+__device__ __forceinline__ uint32_t streamOnly(int kTiles, TILE (&buf)[Config::DEPTH], REFILL refill, USE use) {
   uint32_t acc = 0;
   for (int base = 0; base < kTiles; base += Config::DEPTH) {
 #pragma unroll
     for (int d = 0; d < Config::DEPTH; ++d) {
       const int kt = base + d;
       if (kt >= kTiles) break;
-      acc ^= fold(buf[d]);
-      if (kt + Config::DEPTH < kTiles) refill(kt + Config::DEPTH, buf[d]);
+      acc ^= use(d, buf[d]);
+      if (kt + Config::DEPTH < kTiles) refill(kt + Config::DEPTH, buf[d], d);
     }
   }
   return acc;
 }
 
-/// How a lane reads its 32 bytes of a weight row in a k tile:
-///   Gemv      gemv.cuh's loadKTile: the warp's 16 rows one 2 KB run a k tile
-///             (weight_layout.h), each row's 32 bytes in two 16-byte loads
+/// How a row-major lane reads its 32 bytes of a weight row in a k tile:
 ///   Halves    row-major rows: bytes [32c, 32c + 32) of each row in two
 ///             16-byte loads, not kept in L1, so each takes half of each of
 ///             the row's 4 sectors
 ///   HalvesL1  the same loads, kept in L1 (the second may hit there)
 ///   Sectors   bytes [16c, 16c + 16) and [64 + 16c, ...): each load takes 2
 ///             whole sectors of the row (a different k order per lane)
-enum class Lanes { Gemv, Halves, HalvesL1, Sectors };
+enum class Lanes { Halves, HalvesL1, Sectors };
 
 __device__ __forceinline__ uint4 loadCached(const uint8_t* p) {
   uint4 v;
@@ -99,26 +106,21 @@ __device__ __forceinline__ RowMajorRows rowMajorRows(const GemvOperands& op, int
   const int rows[2] = {top, bottom};
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + gemvWordK(0, c, 0) / 2;
-    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + gemvScaleByte(0, c);
+    r.w[h] = op.packed + (row0 + rows[h]) * (op.K / 2) + c * 32; // k [64c, 64c + 64) of each tile
+    r.s[h] = op.scales + (row0 + rows[h]) * (op.K / 16) + c * 4;
   }
   return r;
 }
 
-template <Lanes L, class Rows>
-__device__ __forceinline__ void loadLanes(const Rows& r, int kt, int c, int laneTiles, GemvKTile& t) {
-  if constexpr (L == Lanes::Gemv) {
-    loadKTile<false>(r, kt, laneTiles, t); // the benchmark shapes: K % 256 == 0, as gemv.cuh runs them
-  } else {
+template <Lanes L> __device__ __forceinline__ void loadLanes(const RowMajorRows& r, int kt, int c, RowMajorTile& t) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
-      if constexpr (L == Lanes::Sectors) w -= 16 * c;
-      const int second = L == Lanes::Sectors ? 64 : 16;
-      if constexpr (L == Lanes::HalvesL1) t.w[h][0] = loadCached(w), t.w[h][1] = loadCached(w + second);
-      else t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + second);
-      t.s[h] = loadScaleWord(r.s[h] + gemvScaleByte(kt, 0));
-    }
+  for (int h = 0; h < 2; ++h) {
+    const uint8_t* w = r.w[h] + size_t(kt) * (kGemvTileK / 2);
+    if constexpr (L == Lanes::Sectors) w -= 16 * c;
+    const int second = L == Lanes::Sectors ? 64 : 16;
+    if constexpr (L == Lanes::HalvesL1) t.w[h][0] = loadCached(w), t.w[h][1] = loadCached(w + second);
+    else t.w[h][0] = loadStreaming(w), t.w[h][1] = loadStreaming(w + second);
+    t.s[h] = loadScaleWord(r.s[h] + kt * 16);
   }
 }
 
@@ -130,18 +132,47 @@ template <bool GATE_UP, Lanes L> __global__ void __launch_bounds__(Config::THREA
   const int expert = __ldcg(op.topkIds + pair);
   const int row = (blockIdx.x * Config::WARPS + warp) * (GATE_UP ? 8 : 16) + g;
   if (row >= (GATE_UP ? op.inter : op.hidden)) return;
-  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, c);
-  const auto rows = [&] {
-    if constexpr (L == Lanes::Gemv) return gemvRows(op, expert, row / (GATE_UP ? 8 : 16), g, c);
-    else return rowMajorRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
-  }();
-  const auto load = [&](int kt, GemvKTile& t) { loadLanes<L>(rows, kt, c, laneTiles, t); };
-  GemvKTile buf[Config::DEPTH];
+  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK;
+  const RowMajorRows rows = rowMajorRows(op, expert, row, GATE_UP ? op.inter + row : row + 8, c);
+  const auto load = [&](int kt, RowMajorTile& t, int) { loadLanes<L>(rows, kt, c, t); };
+  RowMajorTile buf[Config::DEPTH];
 #pragma unroll
   for (int d = 0; d < Config::DEPTH; ++d)
-    if (d < kTiles) load(d, buf[d]);
+    if (d < kTiles) load(d, buf[d], d);
   if (!GATE_UP) waitPrimaryGrid();
-  if (streamOnly(kTiles, buf, load) == kNever) sink[0] = 1;
+  if (streamOnly(kTiles, buf, load, [](int, const RowMajorTile& t) { return fold(t); }) == kNever) sink[0] = 1;
+}
+
+/// gemv.cuh's own loads (loadKTile: the warp's block one 2 KB run a k tile,
+/// 512 contiguous bytes a load, the scales through the shared-memory ring) in
+/// its grids; the rings' words are folded in once each tile has landed.
+template <bool GATE_UP> __global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) patternRead(GemvOperands op, uint32_t* sink) {
+  if (GATE_UP) waitPrimaryGrid();
+  allowDependentGrid();
+  extern __shared__ __align__(16) uint8_t shared[];
+  uint8_t* ring = shared + threadIdx.x / 32 * Config::DEPTH * kLayoutScaleTileBytes;
+  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int expert = __ldcg(op.topkIds + pair), block = blockIdx.x * Config::WARPS + warp;
+  if (block * (GATE_UP ? 8 : 16) >= (GATE_UP ? op.inter : op.hidden)) return;
+  const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, gemvLaneChunk(lane));
+  const GemvRows rows = gemvRows(op, expert, block, lane);
+  const auto load = [&](int kt, GemvKTile& t, int d) { // the benchmark shapes: K % 256 == 0, as gemv.cuh runs them
+    loadKTile<false>(rows, kt, laneTiles, lane, sharedAddress(ring + d * kLayoutScaleTileBytes), t);
+    commitAsync();
+  };
+  const auto use = [&](int d, const GemvKTile& t) {
+    waitAsync<Config::DEPTH - 1>();
+    const uint32_t word = *reinterpret_cast<const uint32_t*>(ring + d * kLayoutScaleTileBytes + lane * 4);
+    return fold(t) ^ word;
+  };
+  GemvKTile buf[Config::DEPTH];
+#pragma unroll
+  for (int d = 0; d < Config::DEPTH; ++d) {
+    if (d < kTiles) load(d, buf[d], d);
+    else commitAsync();
+  }
+  if (!GATE_UP) waitPrimaryGrid();
+  if (streamOnly(kTiles, buf, load, use) == kNever) sink[0] = 1;
 }
 
 /// The same grid and bytes per warp as patternRead, read as one contiguous
@@ -337,7 +368,11 @@ bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
       launchDependent(down_kernel, downGrid, Config::THREADS, 0, nullptr, down, sink);
     });
   };
-  report(s.name, "pattern", lanes(lanesRead<true, Lanes::Gemv>, lanesRead<false, Lanes::Gemv>), bytes, copyGbps);
+  constexpr int kRing = gemvRingBytes<Config>();
+  report(s.name, "pattern", msPerMoe([&] {
+           launchDependent(patternRead<true>, upGrid, Config::THREADS, kRing, nullptr, up, sink);
+           launchDependent(patternRead<false>, downGrid, Config::THREADS, kRing, nullptr, down, sink);
+         }), bytes, copyGbps);
   report(s.name, "halves", lanes(lanesRead<true, Lanes::Halves>, lanesRead<false, Lanes::Halves>), bytes, copyGbps);
   report(s.name, "halves-l1", lanes(lanesRead<true, Lanes::HalvesL1>, lanesRead<false, Lanes::HalvesL1>), bytes, copyGbps);
   report(s.name, "sectors", lanes(lanesRead<true, Lanes::Sectors>, lanesRead<false, Lanes::Sectors>), bytes, copyGbps);
