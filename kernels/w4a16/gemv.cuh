@@ -6,11 +6,11 @@
 // a CTA barrier per k tile, grids that fill the GPU badly. Here each warp owns
 // 16 weight rows of one pair's expert (one block of weight_layout.h) and
 // streams them from global memory straight into registers, DEPTH k tiles
-// ahead, with gemm.cuh's fragment mapping and k permutation (lane c of a quad
-// owns k [c*64, c*64+64) of each 256-wide k tile), so the same dequantizer and
-// mma.sync apply; the pair's activation row sits in shared memory and feeds
-// MMA column 0 (variants timed and not kept are in kernels/README.md). Two
-// launches:
+// ahead, each warp-wide load 512 contiguous bytes (the lane map and the MMA
+// columns it uses: gemv_layout.h), with gemm.cuh's dequantizer and mma.sync;
+// the scales go through a per-warp shared-memory ring, the pair's activation
+// row sits in shared memory (variants timed and not kept are in
+// kernels/README.md). Two launches:
 //   gemvGateUp  reads its pair's expert itself (no routing launch), clears
 //               `out`; W1 x + SwiGLU -> bf16 activations [pair][I] (workspace).
 //               KGROUPS warps may share 16 rows, each on its share of k: more
@@ -76,7 +76,7 @@ struct GemvKTile {
 };
 
 /// A lane's data in its warp's block (weight_layout.h): its first chunk and its
-/// first scale pair in whole k tile 0, the block's whole tiles, and for a last
+/// first scale word in whole k tile 0, the block's whole tiles, and for a last
 /// partial tile of `tailGroups` 64-k groups how far its row p and each 4 rows
 /// more move there, in bytes of chunks and of scale words.
 struct GemvRows {
@@ -93,7 +93,6 @@ __device__ __forceinline__ uint4 loadStreaming(const uint8_t* p) {
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
-
 
 /// Lane `lane`'s rows of `block` of the expert.
 __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert, int block, int lane) {

@@ -71,7 +71,7 @@ using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
 // 512 CTAs) depth 3 was slower (54.4% against 55.9%).
 using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // A gate/up grid of at most 3 CTAs per SM (Qwen-like T = 1: 384 CTAs) in two k
-// groups, 2 tiles deep (78 registers, 24 warps per SM): 66.4% of copy against
+// groups, 2 tiles deep (78 registers; 80 with run 15's lane map; 24 warps per SM): 66.4% of copy against
 // 60.5-61.0% with one k group 6 tiles deep (159 registers, 12 warps), in the
 // same processes (H200, run 12, calls 6, 7 and 9). Both hold about as many
 // bytes in flight; twice the warps, each with half the tiles in a row, hide

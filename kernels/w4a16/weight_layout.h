@@ -15,7 +15,8 @@
 // H200, run 14, against the row-major layout: 0.5-13% faster at every T of
 // both benchmark shapes. Orders inside a tile that gave the GEMV whole sectors per
 // load were faster there (Qwen-like T = 1 28.7 us against 30.0-30.5) but split
-// a GEMM row's 64-k group: the decode GEMMs 47-64% slower, wgmma 6-20%.
+// a GEMM row's 64-k group: the decode GEMMs 47-64% slower, wgmma 6-20%. So the
+// GEMV got such loads from its lane map instead (gemv_layout.h, run 15).
 // Scale word (m = g + 8h, group c) is word (g * cw + c) * 2 + h of its tile:
 // a GEMV lane's two in one 8-byte load. Blocks never straddle experts (rows %
 // 16 == 0), offsets are from the expert's first byte, and the buffers keep
