@@ -233,22 +233,32 @@ __device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange ra
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
-/// PERMUTE: it is in natural k order (the tokens) and is permuted here.
+/// PERMUTE: it is in natural k order (the tokens) and is permuted here. A
+/// thread issues up to AHEAD loads before its first store, not one round trip
+/// each (the down grid stages after its wait, on the critical path).
 template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* row, int K, uint8_t* xs) {
+  constexpr int AHEAD = 4;
   const int pieces = gemvSharedBytes(K) / kGemvChunkBytes * 4;
-  for (int n = threadIdx.x; n < pieces; n += blockDim.x) {
-    uint4 v = make_uint4(0, 0, 0, 0);
-    if (n * 8 < K) {
-      const uint4* src = reinterpret_cast<const uint4*>(row) + n;
-      if constexpr (PERMUTE) {
-        uint32_t pair[4];
-        permuteActivations(__ldg(src), pair);
-        v = make_uint4(pair[0], pair[1], pair[2], pair[3]);
-      } else {
-        v = __ldcg(src); // written by the gate/up grid: read through L2
+  for (int first = threadIdx.x; first < pieces; first += AHEAD * blockDim.x) {
+    uint4 v[AHEAD];
+#pragma unroll
+    for (int u = 0; u < AHEAD; ++u) {
+      const int n = first + u * blockDim.x;
+      v[u] = make_uint4(0, 0, 0, 0);
+      if (n < pieces && n * 8 < K) {
+        const uint4* src = reinterpret_cast<const uint4*>(row) + n;
+        if constexpr (PERMUTE) {
+          uint32_t pair[4];
+          permuteActivations(__ldg(src), pair);
+          v[u] = make_uint4(pair[0], pair[1], pair[2], pair[3]);
+        } else {
+          v[u] = __ldcg(src); // written by the gate/up grid: read through L2
+        }
       }
     }
-    *reinterpret_cast<uint4*>(xs + gemvStagedOffset(n)) = v;
+#pragma unroll
+    for (int u = 0; u < AHEAD; ++u)
+      if (first + u * blockDim.x < pieces) *reinterpret_cast<uint4*>(xs + gemvStagedOffset(first + u * blockDim.x)) = v[u];
   }
 }
 
