@@ -77,12 +77,12 @@ struct GemvKTile {
 
 /// A lane's data in its warp's block (weight_layout.h): its first chunk and its
 /// first scale word in whole k tile 0, the block's whole tiles, and for a last
-/// partial tile of `tailGroups` 64-k groups how far its row p and each 4 rows
-/// more move there, in bytes of chunks and of scale words.
+/// partial tile how far its row p and each 4 rows more move there, in bytes of
+/// chunks and of scale words (weight_layout.h's tail shifts).
 struct GemvRows {
   const uint8_t* w;
   const uint8_t* s;
-  int wholeTiles, tailGroups, tailShift, tailStep, scaleTailShift, scaleTailStep;
+  int wholeTiles, tailShift, tailStep, scaleTailShift, scaleTailStep;
 };
 
 // Weights are read once per launch: not kept in L1. Volatile, so that the
@@ -101,7 +101,7 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvOperands& op, int expert,
   const size_t expertRows = size_t(expert) * op.rowsPerExpert;
   return {op.packed + expertRows * (op.K / 2) + blockWeightOffset(row, op.K) + wholeTileChunkOffset(p, q / 2, q % 2),
           op.scales + expertRows * (op.K / 16) + blockScaleOffset(row, op.K) + wholeTileScaleOffset(p + 8 * (q % 2), q / 2),
-          layoutWholeTiles(op.K), cw,
+          layoutWholeTiles(op.K),
           wholeTileTailShift(p, cw), wholeTileTailShift(4, cw),
           wholeTileScaleTailShift(p, cw), wholeTileScaleTailShift(4, cw)};
 }
