@@ -42,12 +42,13 @@ STAMPS = [
     ("namespace archscope::w4a16 {\n", None),  # replaced by PRELUDE
     ("gemvGateUp(GemvOperands op) {\n  waitPrimaryGrid();\n", "  STAMP(gTraceUp, 0)\n"),
     ("  stageZeros(op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
-    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n", "  STAMP(gTraceUp, 2)\n"),
+    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n  float gate, up;\n",
+     "  STAMP(gTraceUp, 2)\n"),
     ("group, warp, row, lane, gate, up);\n", "  STAMP(gTraceUp, 3)\n"),
     ("own their rows\");\n", "  STAMP(gTraceDown, 0)\n"),
-    ("  waitPrimaryGrid(); // the activations, and `out` cleared\n", "  STAMP(gTraceDown, 1)\n"),
+    ("// the activations, and `out` cleared\n", "  STAMP(gTraceDown, 1)\n"),
     ("  stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceDown, 2)\n"),
-    ("  addKHalves(acc, g, top, bottom);\n  if (gemvLaneWrites(lane)) {\n", "    STAMP(gTraceDown, 3)\n"),
+    ("  addKHalves(acc, g, top, bottom);\n", "  STAMP(gTraceDown, 3)\n"),
 ]
 
 # A function-local static in the launcher: built after the CUDA runtime, so destroyed before it.
@@ -64,7 +65,7 @@ DUMP = """  struct TimelineDump {
   };
   static TimelineDump dump;
 """ % (SLOTS, SLOTS)
-LAUNCHER = "inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {\n"
+LAUNCHER = "cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {\n"
 DUMP_INCLUDES = "#include <cstdio>\n#include <cstdlib>\n"
 
 

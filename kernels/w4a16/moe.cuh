@@ -23,9 +23,7 @@
 // launches replace all three (gemv.cuh): no routing, no tiles.
 //===----------------------------------------------------------------------===//
 #pragma once
-#include "gemm.cuh"
-#include "gemm_wgmma.cuh"
-#include "gemv.cuh"
+#include "configs.cuh"
 
 #include <algorithm>
 #include <cstdlib>
@@ -34,57 +32,13 @@
 
 namespace archscope::w4a16 {
 
-// Tile shapes <BM, BN, BK, warps along M, warps along N, stages[, k groups, CTAs per SM]>, chosen by
-// pairs per expert: few stream weights (memory bound: 8-pair tiles, 256-wide
-// k tiles, 5 CTAs per SM); many need wide token tiles to amortize the
-// dequantization over more MMAs. Each was the fastest of the variants timed
-// on an H200 for its regime (kernels/README.md lists them).
-using DecodeConfig = GemmConfig<64, 8, 256, 4, 1, 3>;
-using DecodeDeepConfig = GemmConfig<64, 8, 256, 4, 1, 4>;
-// The decode tile in two k groups: 8 warps, at most 64 registers (4 CTAs per SM),
-// for gate/up grids of under one wave (T = 1).
-using DecodeK2Config = GemmConfig<64, 8, 256, 4, 1, 3, 2, 4>;
-using MediumConfig = GemmConfig<64, 32, 128, 4, 1, 4>;
-using PrefillConfig = GemmConfig<128, 128, 64, 2, 2, 4>;
-
-// wgmma (sm_90a): <max pairs per tile, stages, CTAs per SM, N step, warp-specialized, max stages,
-// A fragment slots>. Picked on an H200 (run 6): `wgmma-160` for more than 24 pairs per
-// expert (faster than `wgmma`, one 256-pair tile at one CTA per SM, and `wgmma-2cta`,
-// 128-pair tiles, at both ~128 and ~256 pairs per expert), `wgmma-small` for 5..24;
-// `wgmma-medium` and `wgmma-ws` (a copying warpgroup, slower) are kept for comparison
-// (kernels/README.md has the figures).
-using WgmmaPrefillConfig = WgmmaConfig<256, 6, 1, 8, false, 8>;
-// 160-pair tiles at two CTAs per SM (126 registers with two A fragment slots,
-// 102 KB of shared memory: 4 stages, 5 for tiles of <= 96 pairs, 6 for <= 64).
-using Wgmma160Config = WgmmaConfig<160, 4, 2, 8, false, 6, 2>;
-using WgmmaTwoCtaConfig = WgmmaConfig<128, 5, 2, 16>;
-using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
-using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
-using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
-
-// Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
-// CTAs per SM>; the variants timed against these are in kernels/README.md.
-using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
-// A down grid of more than one wave at depth 4 (DeepSeek-like: 896 CTAs at T = 1)
-// runs its down GEMV at depth 3 (95 registers, 5 CTAs per SM): 73.6% of copy
-// against 70.3% (H200, run 10, call 8); where depth 4 fits one wave (Qwen-like,
-// 512 CTAs) depth 3 was slower (54.4% against 55.9%).
-using GemvDepth3Config = GemvConfig<4, 3, 5>;
-// A gate/up grid of at most 3 CTAs per SM (Qwen-like T = 1: 384 CTAs) in two k
-// groups, 2 tiles deep (78 registers; 80 with run 15's lane map; 24 warps per SM): 66.4% of copy against
-// 60.5-61.0% with one k group 6 tiles deep (159 registers, 12 warps), in the
-// same processes (H200, run 12, calls 6, 7 and 9). Both hold about as many
-// bytes in flight; twice the warps, each with half the tiles in a row, hide
-// more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
-using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
-
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv
+  DecodeK2, Gemv, GemvCounters
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv"};
+                                            "decode-k2", "gemv", "gemv-counters"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -177,7 +131,8 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   // last down-projection tile may be half (H % 128 == 64): the kernel guards it.
   if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN);
-  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
+  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles) + kMoeCountersBytes)
+    return cudaErrorInvalidValue;
   if (cudaError_t err = allowSharedMemory<moeGemm<C, true>, moeGemm<C, false>>(smemBytes<C>()); err != cudaSuccess)
     return err;
   GemmOperands up, down;
@@ -222,7 +177,8 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
   if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM || !wgmmaOffsetsFit(s))
     return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN); // the balanced cut never makes more tiles
-  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
+  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles) + kMoeCountersBytes)
+    return cudaErrorInvalidValue;
   if (cudaError_t err = allowSharedMemory<moeGemmWgmma<C, true>, moeGemmWgmma<C, false>>(C::SMEM_BYTES);
       err != cudaSuccess)
     return err;
@@ -253,55 +209,66 @@ template <class C> int64_t gemvDownCtas(const MoeShape& s) {
 
 /// The GEMV launches with a kernel for each projection's K: with the partial
 /// tile's test (TAIL) only where K % 256 != 0 (gemv.cuh).
-template <class C, class D, bool UP_TAIL, bool DOWN_TAIL>
+template <class C, class D, GemvHandoff H, bool UP_TAIL, bool DOWN_TAIL>
 cudaError_t launchGemvPair(const GemvOperands& up, const GemvOperands& down, const MoeShape& s, int upShared,
                            int downShared, cudaStream_t stream) {
-  if (cudaError_t err = allowSharedMemory<gemvGateUp<C, UP_TAIL>, gemvDown<D, DOWN_TAIL>>(maxDynamicSharedMemory());
-      err != cudaSuccess)
+  constexpr auto gateUp = gemvGateUp<C, UP_TAIL, H>;
+  constexpr auto downProjection = gemvDown<D, DOWN_TAIL, H>;
+  if (cudaError_t err = allowSharedMemory<gateUp, downProjection>(maxDynamicSharedMemory()); err != cudaSuccess)
     return err;
   const unsigned pairs = unsigned(s.pairs());
-  if (cudaError_t err = launchDependent(gemvGateUp<C, UP_TAIL>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs),
-                                        C::THREADS, upShared, stream, up);
+  if (cudaError_t err = launchDependent(gateUp, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
+                                        upShared, stream, up);
       err != cudaSuccess)
     return err;
-  return launchDependent(gemvDown<D, DOWN_TAIL>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
+  return launchDependent(downProjection, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
                          downShared, stream, down);
 }
 
+/// The GEMVs' counters: the workspace's last kMoeCountersBytes (zero between
+/// launches; 2 x 65535 pairs fit).
+inline GemvSync gemvSync(const MoeDeviceArgs& a) {
+  const size_t at = device::alignUp256(a.workspaceBytes - kMoeCountersBytes);
+  int* ready = reinterpret_cast<int*>(static_cast<uint8_t*>(a.workspace) + at);
+  return {ready, reinterpret_cast<unsigned*>(ready + 65536)};
+}
+
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
-template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <GemvHandoff H, class C, class D = C>
+cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   // The staged activation rows. The limit is raised to this GPU's opt-in
   // maximum: cudaFuncSetAttribute refuses more, so the fixed 160 KB of before
   // failed this path where the maximum is 99 KB (sm_86/89, sm_120/121).
   const int upShared = gemvGateUpSharedBytes<C>(s.hidden), downShared = gemvDownSharedBytes<D>(s.inter);
   if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
-      a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
+      a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16) + kMoeCountersBytes)
     return cudaErrorInvalidValue;
   MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
+  const GemvSync sync = gemvSync(a);
   const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
-                        s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};
+                        s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out, sync};
   const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
-                          s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
+                          s.tokens, a.topkIds, a.topkWeights, act, act, a.out, sync};
   const bool upTail = s.hidden % kLayoutTileK != 0, downTail = s.inter % kLayoutTileK != 0;
-  if (upTail) return downTail ? launchGemvPair<C, D, true, true>(up, down, s, upShared, downShared, stream)
-                              : launchGemvPair<C, D, true, false>(up, down, s, upShared, downShared, stream);
-  return downTail ? launchGemvPair<C, D, false, true>(up, down, s, upShared, downShared, stream)
-                  : launchGemvPair<C, D, false, false>(up, down, s, upShared, downShared, stream);
+  if (upTail) return downTail ? launchGemvPair<C, D, H, true, true>(up, down, s, upShared, downShared, stream)
+                              : launchGemvPair<C, D, H, true, false>(up, down, s, upShared, downShared, stream);
+  return downTail ? launchGemvPair<C, D, H, false, true>(up, down, s, upShared, downShared, stream)
+                  : launchGemvPair<C, D, H, false, false>(up, down, s, upShared, downShared, stream);
 }
 
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
 /// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down at
 /// GemvFewPairsConfig if it fits, else GemvDepth3Config.
-inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <GemvHandoff H = GemvHandoff::Grid> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
   using UP = GemvKGroupsConfig;
   const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(a.shape));
   const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(a.shape));
   if (groupedUp)
-    return fullDown ? launchWithGemvConfig<UP, GemvFewPairsConfig>(a, stream)
-                    : launchWithGemvConfig<UP, GemvDepth3Config>(a, stream);
-  return fullDown ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
-                  : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
+    return fullDown ? launchWithGemvConfig<H, UP, GemvFewPairsConfig>(a, stream)
+                    : launchWithGemvConfig<H, UP, GemvDepth3Config>(a, stream);
+  return fullDown ? launchWithGemvConfig<H, GemvFewPairsConfig>(a, stream)
+                  : launchWithGemvConfig<H, GemvFewPairsConfig, GemvDepth3Config>(a, stream);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -408,6 +375,7 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
+  case TileConfig::GemvCounters: return launchGemv<GemvHandoff::PairCounters>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
