@@ -206,6 +206,15 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
   return hashKey(all);
 }
 
+/// Whether a .cubin lies anywhere under `root` (stops at the first).
+bool holdsCubins(const std::string &root) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->path().extension() == ".cubin") return true;
+  return false;
+}
+
 } // namespace
 
 /// Each backend's installed cubin pools, per GPU: a kernel when some cubin
@@ -276,7 +285,10 @@ AuditResult runAudit(const Options &opts) {
   for (const auto &t : trees)
     if (t.files().empty() && opts.command != "lint")
       throw inputError("no Python files under '" + t.root() + "'",
-                       "give the root of an engine checkout or of a site-packages folder");
+                       holdsCubins(t.root())
+                           ? "cubins are read through the package that ships them: give the folder that holds its "
+                             "__init__.py too (an unpacked flashinfer-cubin wheel, say)"
+                           : "give the root of an engine checkout or of a site-packages folder");
   Profile profile = chooseProfile(opts, dataDir, engineRoot);
   // What the profiles of the libraries present (a --with tree, or a package
   // beside the engine in one site-packages folder) know about their code

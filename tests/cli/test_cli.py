@@ -83,6 +83,17 @@ class BadInput(unittest.TestCase):
         r = run("audit", self.dir)
         self.assertEqual(r.returncode, 3)
         self.assertIn("no Python files", r.stderr)
+        self.assertNotIn("cubins are read", r.stderr)
+
+    def test_cubins_without_their_package_say_what_to_give(self):
+        engine, pool = pathlib.Path(self.dir) / "engine", pathlib.Path(self.dir) / "pool"
+        make_tree(engine, ENGINE)
+        (pool / "cubins" / "abc").mkdir(parents=True)
+        (pool / "cubins" / "abc" / "gemm_sm100f.cubin").write_bytes(b"\x7fELF")
+        r = run("audit", str(engine), "--with", str(pool))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(f"no Python files under '{pool}'", r.stderr)
+        self.assertIn("cubins are read through the package that ships them", r.stderr)
 
     def test_symlink_loop_as_root(self):
         loop = pathlib.Path(self.dir) / "loop"

@@ -8,7 +8,8 @@ Needs ARCHSCOPE_CORPUS, a folder holding checkouts named
   flashinfer-0.6.11.post2   flashinfer-ai/flashinfer @ v0.6.11.post2 (vLLM's pin)
 and, optionally, the TRT-LLM-gen cubin pool of vLLM's pin:
   flashinfer-cubin-0.6.11.post2  flashinfer-cubin==0.6.11.post2 wheel, unzipped (its
-                            flashinfer_cubin/cubins/*/batched_gemm-* folder is enough)
+                            flashinfer_cubin/*.py, which name the package, and its
+                            flashinfer_cubin/cubins/*/batched_gemm-* folder are enough)
 and an installed engine:
   site-packages             sglang==0.5.23 and flashinfer-python==0.7.2.post1 wheels,
                             unzipped into one folder (pip download --no-deps, unzip)
