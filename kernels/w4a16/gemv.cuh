@@ -64,8 +64,8 @@ enum class GemvHandoff { Grid, PairCounters };
 
 /// The PairCounters handoff's counters. ready[pair] counts the gate/up warps
 /// that have written their 8 of the pair's I activations (a release add
-/// each); finished[pair] the down CTAs done with the pair, whose last one
-/// zeroes ready[pair] (the inc wraps `finished` to zero). So both are zero
+/// each); finished[pair] the down CTAs past their wait for it, whose last
+/// one zeroes ready[pair] at its end (the inc wraps `finished` to zero). So both are zero
 /// between launches: they live in the workspace's last kMoeCountersBytes,
 /// zeroed when it is allocated. The next launch's down grid sees the zeros as
 /// it sees topkIds: written by a grid that had completed before the gate/up
@@ -318,30 +318,33 @@ __device__ __forceinline__ void publishWarp(int* ready, int lane) {
 }
 
 /// Thread 0 polls until the pair's I / 8 gate/up warps have counted (acquire
-/// loads), then the whole CTA goes on.
-__device__ __forceinline__ void awaitPair(const int* ready, int producers) {
+/// loads), then counts the CTA in finished[pair] and the whole CTA goes on;
+/// returns the count before (thread 0; the inc's answer is needed only at
+/// the end, so the CTA does not wait for it). A count still short after 2^26
+/// polls (over 2 s; the gate/up grid takes microseconds) is a bug (a
+/// workspace not zeroed when allocated, a miscount): the kernel traps, so the
+/// launch fails instead of hanging.
+__device__ __forceinline__ unsigned awaitPair(GemvSync sync, int pair, int producers) {
+  unsigned before = 0;
   if (threadIdx.x == 0) {
     int seen;
-    for (;;) {
-      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(ready) : "memory");
+    for (int polls = 0;; ++polls) {
+      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(sync.ready + pair) : "memory");
       if (seen >= producers) break;
+      if (polls == 1 << 26) __trap();
       __nanosleep(32);
     }
+    before = atomicInc(sync.finished + pair, gridDim.x - 1); // after the acquire: every CTA counted has seen it
   }
   __syncthreads();
+  return before;
 }
 
-/// Once every CTA of the pair is past its wait (each counts itself after the
-/// barrier) and the gate/up grid has completed (no add is left), the pair's
-/// last CTA zeroes its count for the next launch; `finished` wraps to zero.
-__device__ __forceinline__ void releasePair(GemvSync sync, int pair) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned before;
-    asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;\n"
-                 : "=r"(before) : "l"(sync.finished + pair), "r"(gridDim.x - 1) : "memory");
-    if (before == gridDim.x - 1) sync.ready[pair] = 0;
-  }
+/// The pair's last CTA (every other one has counted, so is past its poll)
+/// zeroes ready[pair] for the next launch; the caller has waited for the
+/// gate/up grid, so no add is left. `finished` has wrapped to zero.
+__device__ __forceinline__ void releasePair(GemvSync sync, int pair, unsigned before) {
+  if (threadIdx.x == 0 && before == gridDim.x - 1) sync.ready[pair] = 0;
 }
 
 /// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
@@ -408,24 +411,25 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
 
   stageZeros(op.K, xs);
   constexpr bool kCounters = H == GemvHandoff::PairCounters;
-  if constexpr (kCounters) awaitPair(op.sync.ready + pair, op.K / 8); // the pair's activations
-  else waitPrimaryGrid();                                             // the activations, and `out` cleared
+  unsigned counted = 0;
+  if constexpr (kCounters) counted = awaitPair(op.sync, pair, op.K / 8); // the pair's activations
+  else waitPrimaryGrid();                                                // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
   __syncthreads();
-  if (!kCounters && !hasRows) return; // with counters every thread counts the CTA out below
+  if (!hasRows) return; // warp 0 always has rows: its thread 0 releases the pair below
 
   float acc[4] = {};
-  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
+  streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float top, bottom;
   addKHalves(acc, g, top, bottom);
   if constexpr (kCounters) waitPrimaryGrid(); // `out` cleared by the gate/up grid (long complete by now)
-  if (hasRows && gemvLaneWrites(lane)) {
+  if (gemvLaneWrites(lane)) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;
     atomicAdd(out, top * weight);
     atomicAdd(out + 8, bottom * weight);
   }
-  if constexpr (kCounters) releasePair(op.sync, pair);
+  if constexpr (kCounters) releasePair(op.sync, pair, counted);
 }
 
 } // namespace archscope::w4a16
