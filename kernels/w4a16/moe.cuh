@@ -82,6 +82,9 @@ template <cudaDeviceAttr ATTRIBUTE> int deviceAttribute(int fallback) {
 /// The most dynamic shared memory one CTA may opt in to on this GPU.
 inline int maxDynamicSharedMemory() { return deviceAttribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>(48 * 1024); }
 inline int multiprocessorCount() { return deviceAttribute<cudaDevAttrMultiProcessorCount>(0); }
+/// Shared memory an SM holds for its CTAs, and what each CTA costs beyond its own.
+inline int sharedMemoryPerSm() { return deviceAttribute<cudaDevAttrMaxSharedMemoryPerMultiprocessor>(228 * 1024); }
+inline int reservedSharedMemoryPerCta() { return deviceAttribute<cudaDevAttrReservedSharedMemoryPerBlock>(1024); }
 
 /// Launches a kernel that may start before the previous grid in `stream` ends
 /// (it waits for it with griddepcontrol.wait, see gemm.cuh and routing.cuh).
@@ -192,11 +195,15 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
                          C::SMEM_BYTES, stream, down);
 }
 
-/// Whether a GEMV grid of `ctas` at configuration C is one wave: C::MIN_CTAS
-/// per SM, the count __launch_bounds__ sizes its registers for (its shared
-/// memory, the activation row, is not the limit for H, I <= 8192).
-template <class C> bool gemvFitsOneWave(int64_t ctas) {
-  return ctas <= int64_t(C::MIN_CTAS) * multiprocessorCount();
+/// Whether a GEMV grid of `ctas` at configuration C, `smem` bytes of dynamic
+/// shared memory a CTA, is one wave: C::MIN_CTAS per SM (the count
+/// __launch_bounds__ sizes its registers for), fewer where that many CTAs'
+/// staged rows do not fit an SM's shared memory. On an H200 (228 KB) the
+/// registers are the limit for H, I <= 8192; on GPUs of about 100 KB an SM
+/// (sm_86/89, sm_120/121) a DeepSeek-like gate/up CTA (40 KB) fits twice.
+template <class C> bool gemvFitsOneWave(int64_t ctas, int smem) {
+  const int bySharedMemory = sharedMemoryPerSm() / (smem + reservedSharedMemoryPerCta());
+  return ctas <= int64_t(std::max(1, std::min(C::MIN_CTAS, bySharedMemory))) * multiprocessorCount();
 }
 /// The GEMVs' grids: WARPS row groups a CTA (8 gate and 8 up rows, or 16
 /// down rows), one grid row per pair.
@@ -262,8 +269,10 @@ cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
 /// GemvFewPairsConfig if it fits, else GemvDepth3Config.
 template <GemvHandoff H = GemvHandoff::Grid> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
   using UP = GemvKGroupsConfig;
-  const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(a.shape));
-  const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(a.shape));
+  const MoeShape& s = a.shape;
+  const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(s), gemvGateUpSharedBytes<UP>(s.hidden));
+  const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(s),
+                                                            gemvDownSharedBytes<GemvFewPairsConfig>(s.inter));
   if (groupedUp)
     return fullDown ? launchWithGemvConfig<H, UP, GemvFewPairsConfig>(a, stream)
                     : launchWithGemvConfig<H, UP, GemvDepth3Config>(a, stream);
