@@ -10,7 +10,7 @@ in the repository carry no instrumentation; each insertion fails loudly if gemv.
 the line it follows.
 
 Usage (repository root, on the GPU machine):
-    python3 kernels/bench/gemv_timeline.py [--shapes qwen-like,deepseek] [--config NAME] [--out DIR]
+    python3 kernels/bench/gemv_timeline.py [--shapes qwen-like,deepseek] [--config NAME[,NAME]] [--out DIR]
 """
 import argparse
 import os
@@ -42,13 +42,12 @@ STAMPS = [
     ("namespace archscope::w4a16 {\n", None),  # replaced by PRELUDE
     ("gemvGateUp(GemvOperands op) {\n  waitPrimaryGrid();\n", "  STAMP(gTraceUp, 0)\n"),
     ("  stageZeros(op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
-    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n  float gate, up;\n",
-     "  STAMP(gTraceUp, 2)\n"),
+    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n", "  STAMP(gTraceUp, 2)\n"),
     ("group, warp, row, lane, gate, up);\n", "  STAMP(gTraceUp, 3)\n"),
     ("own their rows\");\n", "  STAMP(gTraceDown, 0)\n"),
-    ("// the activations, and `out` cleared\n", "  STAMP(gTraceDown, 1)\n"),
+    ("  waitPrimaryGrid(); // the activations, and `out` cleared\n", "  STAMP(gTraceDown, 1)\n"),
     ("  stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceDown, 2)\n"),
-    ("  addKHalves(acc, g, top, bottom);\n", "  STAMP(gTraceDown, 3)\n"),
+    ("  addKHalves(acc, g, top, bottom);\n  if (gemvLaneWrites(lane)) {\n", "    STAMP(gTraceDown, 3)\n"),
 ]
 
 # A function-local static in the launcher: built after the CUDA runtime, so destroyed before it.
@@ -65,7 +64,7 @@ DUMP = """  struct TimelineDump {
   };
   static TimelineDump dump;
 """ % (SLOTS, SLOTS)
-LAUNCHER = "cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {\n"
+LAUNCHER = "inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {\n"
 DUMP_INCLUDES = "#include <cstdio>\n#include <cstdlib>\n"
 
 
@@ -112,7 +111,8 @@ def report(raw):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default="qwen-like", help="comma-separated: " + ", ".join(sorted(SHAPES)))
-    parser.add_argument("--config", default="", help="force a w4a16 configuration (ARCHSCOPE_W4A16_CONFIG)")
+    parser.add_argument("--config", default="",
+                        help="force w4a16 configurations (ARCHSCOPE_W4A16_CONFIG), comma-separated: each is run")
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("--out", default=os.environ.get("OUT", "timeline-out"))
     args = parser.parse_args()
@@ -130,16 +130,17 @@ def main():
             binary = build("w4a16", args.arch, root)
         finally:
             os.chdir(here)
-        for shape in shapes:
-            dump = os.path.join(out, f"timeline-{shape}.bin")
-            env = {"ARCHSCOPE_TIMELINE": dump, **({"ARCHSCOPE_W4A16_CONFIG": args.config} if args.config else {})}
+        for shape, config in [(s, c) for s in shapes for c in args.config.split(",")]:
+            dump = os.path.join(out, f"timeline-{shape}{'-' + config if config else ''}.bin")
+            env = {"ARCHSCOPE_TIMELINE": dump, **({"ARCHSCOPE_W4A16_CONFIG": config} if config else {})}
             rc, rows = run_probe(binary, SHAPES[shape], [1], 20, env_extra=env, timeout=120)
             if rc == 77:
                 print(f"SKIP {shape}: the probe cannot run here (no CUDA device, or not this family's)")
                 return 77
             if rc != 0 or not rows:
                 sys.exit(f"{shape}: the probe exited {rc}{' (no result)' if not rows else ''}")
-            print(f"{shape}, T = 1: {rows[0]['ms'] * 1e3:.2f} us a MoE, pass={rows[0]['pass']}")
+            print(f"{shape}{' (' + config + ')' if config else ''}, T = 1: {rows[0]['ms'] * 1e3:.2f} us a MoE, "
+                  f"pass={rows[0]['pass']}")
             report(open(dump, "rb").read())
 
 

@@ -55,27 +55,20 @@ struct MoeDeviceArgs {
   float xGlobalScale = 1.0f;
   float actGlobalScale = 1.0f;
   float* out = nullptr;                // [T][H] fp32
-  void* workspace = nullptr;           // moeWorkspaceBytes(shape) bytes, 256-aligned, zeroed once
-                                       // when allocated (kMoeCountersBytes)
+  void* workspace = nullptr;           // moeWorkspaceBytes(shape) bytes, 256-aligned
   size_t workspaceBytes = 0;
 };
 
-/// The workspace's last bytes: counters a family keeps from one launch to
-/// the next (w4a16's GEMVs), which each launch leaves zero. So a workspace is
-/// zeroed once, when it is allocated (as Marlin's lock workspace is), and
-/// nothing else is written there.
-constexpr size_t kMoeCountersBytes = size_t(1) << 20;
-
 /// Workspace every family may use: room for an fp32 and a bf16 copy of the
 /// intermediate (T*k x I), its NVFP4 form, a bf16 copy of x (T x H), routing
-/// tables and per-tile lists, then the counters. Families document which part
-/// they use; none may assume more.
+/// tables and per-tile lists. Families document which part they use; none may
+/// assume more.
 inline size_t moeWorkspaceBytes(const MoeShape& s) {
   const size_t pairs = size_t(s.pairs());
   const size_t intermediate = pairs * size_t(s.inter) * (4 + 2 + 1);
   const size_t tokens = size_t(s.tokens) * size_t(s.hidden) * 2;
   const size_t routing = (pairs * 4 + size_t(s.experts) * 4 + 64) * sizeof(int32_t);
-  return intermediate + tokens + routing + kMoeCountersBytes;
+  return intermediate + tokens + routing + (size_t(1) << 20);
 }
 
 #if defined(__CUDACC__)

@@ -71,7 +71,6 @@ public:
     if (err == cudaSuccess) err = alloc(size_t(s.tokens) * s.hidden * 4, out_);
     workspaceBytes_ = moeWorkspaceBytes(s);
     if (err == cudaSuccess) err = alloc(workspaceBytes_, workspace_);
-    if (err == cudaSuccess) err = cudaMemset(workspace_, 0, workspaceBytes_); // moe_device.cuh's counters
     return err;
   }
 

@@ -16,9 +16,8 @@
 //               KGROUPS warps may share 16 rows, each on its share of k: more
 //               warps, each with fewer tiles in a row, and their sums meet in
 //               shared memory before the SwiGLU
-//   gemvDown    a dependent launch: issues its first weight loads, then
-//               waits for the gate/up grid (or, GemvHandoff::PairCounters,
-//               only for its pair's gate/up warps); act W2 times the routing
+//   gemvDown    issues its first weight loads, then waits for the gate/up
+//               grid (programmatic dependent launch); act W2 times the routing
 //               weight, added into `out`.
 // Any T is computed right (one grid row per pair: an expert routed to twice
 // is streamed twice), so moe.cuh picks this path only when experts rarely repeat.
@@ -55,26 +54,6 @@ template <class C> ARCHSCOPE_HD constexpr int gemvGateUpSharedBytes(int K) {
   return gemvDownSharedBytes<C>(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
 }
 
-/// How the down grid learns that its pair's activations are written. Grid:
-/// griddepcontrol.wait, which returns once the whole gate/up grid has
-/// completed and flushed (1.4 us after its last warp at Qwen-like T = 1,
-/// kernels/README.md). PairCounters: as soon as the pair's own gate/up warps
-/// have counted (GemvSync); `out` still waits for the grid.
-enum class GemvHandoff { Grid, PairCounters };
-
-/// The PairCounters handoff's counters. ready[pair] counts the gate/up warps
-/// that have written their 8 of the pair's I activations (a release add
-/// each); finished[pair] the down CTAs past their wait for it, whose last
-/// one zeroes ready[pair] at its end (the inc wraps `finished` to zero). So both are zero
-/// between launches: they live in the workspace's last kMoeCountersBytes,
-/// zeroed when it is allocated. The next launch's down grid sees the zeros as
-/// it sees topkIds: written by a grid that had completed before the gate/up
-/// grid it follows got past its griddepcontrol.wait and let it launch.
-struct GemvSync {
-  int* ready;         // [T*k]
-  unsigned* finished; // [T*k]
-};
-
 struct GemvOperands {
   const uint8_t* packed; // [E][rowsPerExpert * K/2], repacked (nibble_layout.h, weight_layout.h)
   const uint8_t* scales; // [E][rowsPerExpert * K/16], likewise
@@ -85,7 +64,6 @@ struct GemvOperands {
   const MoeBf16* x;      // gate/up: the tokens [T][H]; down: the activations [T*k][I], k permuted
   MoeBf16* act;          // [T*k][I] SwiGLU output, k permuted (mma.cuh)
   float* out;            // [T][H]
-  GemvSync sync;
 };
 
 /// One lane's share of one 256-wide k tile (gemv_layout.h): chunk q of block
@@ -310,47 +288,10 @@ template <class C> __device__ __forceinline__ bool gatherKGroups(float* partial,
   return true;
 }
 
-/// The warp's 8 activations are written: lane 0 counts them with a release
-/// add, which orders the other lanes' stores too (they precede __syncwarp).
-__device__ __forceinline__ void publishWarp(int* ready, int lane) {
-  __syncwarp();
-  if (lane == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;\n" ::"l"(ready) : "memory");
-}
-
-/// Thread 0 polls until the pair's I / 8 gate/up warps have counted (acquire
-/// loads), then counts the CTA in finished[pair] and the whole CTA goes on;
-/// returns the count before (thread 0; the inc's answer is needed only at
-/// the end, so the CTA does not wait for it). A count still short after 2^26
-/// polls (over 2 s; the gate/up grid takes microseconds) is a bug (a
-/// workspace not zeroed when allocated, a miscount): the kernel traps, so the
-/// launch fails instead of hanging.
-__device__ __forceinline__ unsigned awaitPair(GemvSync sync, int pair, int producers) {
-  unsigned before = 0;
-  if (threadIdx.x == 0) {
-    int seen;
-    for (int polls = 0;; ++polls) {
-      asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(seen) : "l"(sync.ready + pair) : "memory");
-      if (seen >= producers) break;
-      if (polls == 1 << 26) __trap();
-      __nanosleep(32);
-    }
-    before = atomicInc(sync.finished + pair, gridDim.x - 1); // after the acquire: every CTA counted has seen it
-  }
-  __syncthreads();
-  return before;
-}
-
-/// The pair's last CTA (every other one has counted, so is past its poll)
-/// zeroes ready[pair] for the next launch; the caller has waited for the
-/// gate/up grid, so no add is left. `finished` has wrapped to zero.
-__device__ __forceinline__ void releasePair(GemvSync sync, int pair, unsigned before) {
-  if (threadIdx.x == 0 && before == gridDim.x - 1) sync.ready[pair] = 0;
-}
-
 /// Grid (ceil(I/8 / WARPS), T*k). Waits for the previous grid in the stream
 /// (the router that wrote topkIds; the previous MoE's down GEMM adding into
 /// `out`) before touching memory, then lets the down grid start.
-template <class C, bool TAIL, GemvHandoff H>
+template <class C, bool TAIL>
 __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperands op) {
   waitPrimaryGrid();
   allowDependentGrid();
@@ -386,13 +327,12 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
     const int column = (i & ~7) + permutedPosition(i & 7); // the down GEMM's k order
     op.act[size_t(pair) * op.inter + column] = __float2bfloat16_rn(gate / (1.0f + __expf(-gate)) * up);
   }
-  if constexpr (H == GemvHandoff::PairCounters) publishWarp(op.sync.ready + pair, lane);
 }
 
 /// Grid (ceil(H/16 / WARPS), T*k). Starts while the gate/up grid runs (its
 /// inputs: topkIds, complete before that grid could start, and the weights),
-/// and waits (GemvHandoff) before reading the activations.
-template <class C, bool TAIL, GemvHandoff H>
+/// and waits for it before reading the activations.
+template <class C, bool TAIL>
 __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands op) {
   static_assert(C::KGROUPS == 1, "the down GEMV's warps each own their rows");
   allowDependentGrid(); // the next MoE's first grid waits for this one before touching memory
@@ -410,26 +350,21 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
   stageZeros(op.K, xs);
-  constexpr bool kCounters = H == GemvHandoff::PairCounters;
-  unsigned counted = 0;
-  if constexpr (kCounters) counted = awaitPair(op.sync, pair, op.K / 8); // the pair's activations
-  else waitPrimaryGrid();                                                // the activations, and `out` cleared
+  waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
   __syncthreads();
-  if (!hasRows) return; // warp 0 always has rows: its thread 0 releases the pair below
+  if (!hasRows) return;
 
   float acc[4] = {};
   streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float top, bottom;
   addKHalves(acc, g, top, bottom);
-  if constexpr (kCounters) waitPrimaryGrid(); // `out` cleared by the gate/up grid (long complete by now)
   if (gemvLaneWrites(lane)) {
     const float weight = __ldcg(op.topkWeights + pair) * op.global[expert] * kUnbias;
     float* out = op.out + size_t(token) * op.hidden + h;
     atomicAdd(out, top * weight);
     atomicAdd(out + 8, bottom * weight);
   }
-  if constexpr (kCounters) releasePair(op.sync, pair, counted);
 }
 
 } // namespace archscope::w4a16

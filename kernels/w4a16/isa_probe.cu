@@ -9,10 +9,10 @@
 // their wgmma, cp.async and red.global.add.v2.f32 too; on every other target
 // they compile to empty kernels (the launcher never runs them there). The
 // GEMVs (gemv.cuh, the T = 1 path) use no instruction beyond those, but are
-// what runs at T = 1, so they are assembled too, with both handoffs (the
-// counters' release add, acquire loads and acq_rel inc are sm_70 PTX). It
-// includes configs.cuh, not moe.cuh: the launcher's switch would instantiate
-// every configuration (41 kernels, 10.6 MB of PTX, where these are 7).
+// what runs at T = 1, so they are assembled too. It includes configs.cuh,
+// not moe.cuh: the launcher's switch would instantiate every configuration
+// (33 kernels, 10.3 MB of PTX at compute_90a, where these 7 and the routing
+// kernel make 0.65 MB).
 //===----------------------------------------------------------------------===//
 #include "configs.cuh"
 #include "routing.cuh"
@@ -22,7 +22,7 @@ template __global__ void moeGemm<DecodeConfig, true>(GemmOperands);
 template __global__ void moeGemm<DecodeConfig, false>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, true>(GemmOperands);
 template __global__ void moeGemmWgmma<WgmmaSmallConfig, false>(GemmOperands);
-template __global__ void gemvGateUp<GemvFewPairsConfig, true, GemvHandoff::PairCounters>(GemvOperands);
-template __global__ void gemvDown<GemvFewPairsConfig, true, GemvHandoff::Grid>(GemvOperands);
-template __global__ void gemvDown<GemvDepth3Config, true, GemvHandoff::PairCounters>(GemvOperands);
+template __global__ void gemvGateUp<GemvFewPairsConfig, true>(GemvOperands);
+template __global__ void gemvDown<GemvFewPairsConfig, true>(GemvOperands);
+template __global__ void gemvDown<GemvDepth3Config, true>(GemvOperands);
 } // namespace archscope::w4a16

@@ -34,11 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvCounters
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-counters"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -134,8 +134,7 @@ template <class C> cudaError_t launchWithConfig(const MoeDeviceArgs& a, cudaStre
   // last down-projection tile may be half (H % 128 == 64): the kernel guards it.
   if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM) return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN);
-  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles) + kMoeCountersBytes)
-    return cudaErrorInvalidValue;
+  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
   if (cudaError_t err = allowSharedMemory<moeGemm<C, true>, moeGemm<C, false>>(smemBytes<C>()); err != cudaSuccess)
     return err;
   GemmOperands up, down;
@@ -180,8 +179,7 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
   if (!s.valid() || s.experts > kMaxExperts || (2 * s.inter) % C::BM || !wgmmaOffsetsFit(s))
     return cudaErrorInvalidValue;
   const int maxTiles = maxGemmTiles(s, C::BN); // the balanced cut never makes more tiles
-  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles) + kMoeCountersBytes)
-    return cudaErrorInvalidValue;
+  if (maxTiles > 65535 || a.workspaceBytes < routingWorkspaceBytes(s, maxTiles)) return cudaErrorInvalidValue;
   if (cudaError_t err = allowSharedMemory<moeGemmWgmma<C, true>, moeGemmWgmma<C, false>>(C::SMEM_BYTES);
       err != cudaSuccess)
     return err;
@@ -216,11 +214,11 @@ template <class C> int64_t gemvDownCtas(const MoeShape& s) {
 
 /// The GEMV launches with a kernel for each projection's K: with the partial
 /// tile's test (TAIL) only where K % 256 != 0 (gemv.cuh).
-template <class C, class D, GemvHandoff H, bool UP_TAIL, bool DOWN_TAIL>
+template <class C, class D, bool UP_TAIL, bool DOWN_TAIL>
 cudaError_t launchGemvPair(const GemvOperands& up, const GemvOperands& down, const MoeShape& s, int upShared,
                            int downShared, cudaStream_t stream) {
-  constexpr auto gateUp = gemvGateUp<C, UP_TAIL, H>;
-  constexpr auto downProjection = gemvDown<D, DOWN_TAIL, H>;
+  constexpr auto gateUp = gemvGateUp<C, UP_TAIL>;
+  constexpr auto downProjection = gemvDown<D, DOWN_TAIL>;
   if (cudaError_t err = allowSharedMemory<gateUp, downProjection>(maxDynamicSharedMemory()); err != cudaSuccess)
     return err;
   const unsigned pairs = unsigned(s.pairs());
@@ -232,52 +230,42 @@ cudaError_t launchGemvPair(const GemvOperands& up, const GemvOperands& down, con
                          downShared, stream, down);
 }
 
-/// The GEMVs' counters: the workspace's last kMoeCountersBytes (zero between
-/// launches; 2 x 65535 pairs fit).
-inline GemvSync gemvSync(const MoeDeviceArgs& a) {
-  const size_t at = device::alignUp256(a.workspaceBytes - kMoeCountersBytes);
-  int* ready = reinterpret_cast<int*>(static_cast<uint8_t*>(a.workspace) + at);
-  return {ready, reinterpret_cast<unsigned*>(ready + 65536)};
-}
-
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
-template <GemvHandoff H, class C, class D = C>
-cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   // The staged activation rows. The limit is raised to this GPU's opt-in
   // maximum: cudaFuncSetAttribute refuses more, so the fixed 160 KB of before
   // failed this path where the maximum is 99 KB (sm_86/89, sm_120/121).
   const int upShared = gemvGateUpSharedBytes<C>(s.hidden), downShared = gemvDownSharedBytes<D>(s.inter);
   if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
-      a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16) + kMoeCountersBytes)
+      a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
   MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
-  const GemvSync sync = gemvSync(a);
   const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
-                        s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out, sync};
+                        s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};
   const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
-                          s.tokens, a.topkIds, a.topkWeights, act, act, a.out, sync};
+                          s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
   const bool upTail = s.hidden % kLayoutTileK != 0, downTail = s.inter % kLayoutTileK != 0;
-  if (upTail) return downTail ? launchGemvPair<C, D, H, true, true>(up, down, s, upShared, downShared, stream)
-                              : launchGemvPair<C, D, H, true, false>(up, down, s, upShared, downShared, stream);
-  return downTail ? launchGemvPair<C, D, H, false, true>(up, down, s, upShared, downShared, stream)
-                  : launchGemvPair<C, D, H, false, false>(up, down, s, upShared, downShared, stream);
+  if (upTail) return downTail ? launchGemvPair<C, D, true, true>(up, down, s, upShared, downShared, stream)
+                              : launchGemvPair<C, D, true, false>(up, down, s, upShared, downShared, stream);
+  return downTail ? launchGemvPair<C, D, false, true>(up, down, s, upShared, downShared, stream)
+                  : launchGemvPair<C, D, false, false>(up, down, s, upShared, downShared, stream);
 }
 
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
 /// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down at
 /// GemvFewPairsConfig if it fits, else GemvDepth3Config.
-template <GemvHandoff H = GemvHandoff::Grid> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
   using UP = GemvKGroupsConfig;
   const MoeShape& s = a.shape;
   const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(s), gemvGateUpSharedBytes<UP>(s.hidden));
   const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(s),
                                                             gemvDownSharedBytes<GemvFewPairsConfig>(s.inter));
   if (groupedUp)
-    return fullDown ? launchWithGemvConfig<H, UP, GemvFewPairsConfig>(a, stream)
-                    : launchWithGemvConfig<H, UP, GemvDepth3Config>(a, stream);
-  return fullDown ? launchWithGemvConfig<H, GemvFewPairsConfig>(a, stream)
-                  : launchWithGemvConfig<H, GemvFewPairsConfig, GemvDepth3Config>(a, stream);
+    return fullDown ? launchWithGemvConfig<UP, GemvFewPairsConfig>(a, stream)
+                    : launchWithGemvConfig<UP, GemvDepth3Config>(a, stream);
+  return fullDown ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
+                  : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -384,7 +372,6 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvCounters: return launchGemv<GemvHandoff::PairCounters>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
