@@ -217,16 +217,15 @@ template <class C> int64_t gemvDownCtas(const MoeShape& s) {
 template <class C, class D, bool UP_TAIL, bool DOWN_TAIL>
 cudaError_t launchGemvPair(const GemvOperands& up, const GemvOperands& down, const MoeShape& s, int upShared,
                            int downShared, cudaStream_t stream) {
-  constexpr auto gateUp = gemvGateUp<C, UP_TAIL>;
-  constexpr auto downProjection = gemvDown<D, DOWN_TAIL>;
-  if (cudaError_t err = allowSharedMemory<gateUp, downProjection>(maxDynamicSharedMemory()); err != cudaSuccess)
-    return err;
-  const unsigned pairs = unsigned(s.pairs());
-  if (cudaError_t err = launchDependent(gateUp, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs), C::THREADS,
-                                        upShared, stream, up);
+  if (cudaError_t err = allowSharedMemory<gemvGateUp<C, UP_TAIL>, gemvDown<D, DOWN_TAIL>>(maxDynamicSharedMemory());
       err != cudaSuccess)
     return err;
-  return launchDependent(downProjection, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
+  const unsigned pairs = unsigned(s.pairs());
+  if (cudaError_t err = launchDependent(gemvGateUp<C, UP_TAIL>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs),
+                                        C::THREADS, upShared, stream, up);
+      err != cudaSuccess)
+    return err;
+  return launchDependent(gemvDown<D, DOWN_TAIL>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
                          downShared, stream, down);
 }
 
