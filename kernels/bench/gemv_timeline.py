@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where the T = 1 GEMVs' time goes, warp by warp (one device call).
 
-Copies kernels/ to a scratch directory, adds %globaltimer stamps to gemv.cuh's two kernels there
-(lane 0 of every warp: gate/up start, k loop start, k loop end, k groups gathered; down start,
-inputs ready, activations staged, k loop end) and a dump of the last launch's stamps at exit,
+Copies kernels/ to a scratch directory, adds %globaltimer stamps to gemv.cuh's two kernels and
+gemv_queue.cuh's gate/up there (lane 0 of every warp: gate/up start, k loop start, k loop end, k
+groups gathered (not in the queue's); down start, inputs ready, activations staged, k loop end) and a dump of the last launch's stamps at exit,
 builds the probe from that copy, runs it (20 back-to-back MoEs after warm-up, as the benchmark
 times them) and prints each stamp's spread in us from the first gate/up warp's start. The kernels
 in the repository carry no instrumentation; each insertion fails loudly if gemv.cuh no longer has
@@ -11,6 +11,7 @@ the line it follows.
 
 Usage (repository root, on the GPU machine):
     python3 kernels/bench/gemv_timeline.py [--shapes qwen-like,deepseek] [--config NAME[,NAME]] [--out DIR]
+        [--prebuilt DIR]
 """
 import argparse
 import os
@@ -49,6 +50,12 @@ STAMPS = [
     ("  stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceDown, 2)\n"),
     ("  addKHalves(acc, g, top, bottom);\n  if (gemvLaneWrites(lane)) {\n", "    STAMP(gTraceDown, 3)\n"),
 ]
+# The same in gemv_queue.cuh's gate/up (no gathered stamp: its k groups meet once an item)
+QUEUE_STAMPS = [
+    ("  constexpr int DEPTH = C::DEPTH;\n  waitPrimaryGrid();\n", "  STAMP(gTraceUp, 0)\n"),
+    ("  stageZeros(op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
+    ("    cur = after, expert = next.expert;\n  }\n", "  STAMP(gTraceUp, 2)\n"),
+]
 
 # A function-local static in the launcher: built after the CUDA runtime, so destroyed before it.
 DUMP = """  struct TimelineDump {
@@ -64,7 +71,8 @@ DUMP = """  struct TimelineDump {
   };
   static TimelineDump dump;
 """ % (SLOTS, SLOTS)
-LAUNCHER = "inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {\n"
+LAUNCHER = ("inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream_t stream) {\n"
+            "  using namespace archscope::w4a16;\n")
 DUMP_INCLUDES = "#include <cstdio>\n#include <cstdlib>\n"
 
 
@@ -81,6 +89,11 @@ def instrument(root):
     for anchor, addition in STAMPS[1:]:
         text = insert_after(text, anchor, addition, gemv)
     open(gemv, "w").write(text)
+    queue = os.path.join(root, "kernels/w4a16/gemv_queue.cuh")
+    text = open(queue).read()
+    for anchor, addition in QUEUE_STAMPS:
+        text = insert_after(text, anchor, addition, queue)
+    open(queue, "w").write(text)
     moe = os.path.join(root, "kernels/w4a16/moe.cuh")
     text = insert_after(open(moe).read(), LAUNCHER, DUMP, moe)
     open(moe, "w").write(DUMP_INCLUDES + text)
@@ -114,6 +127,8 @@ def main():
     parser.add_argument("--config", default="",
                         help="force w4a16 configurations (ARCHSCOPE_W4A16_CONFIG), comma-separated: each is run")
     parser.add_argument("--arch", default="sm_90a")
+    parser.add_argument("--prebuilt", default="", metavar="DIR",
+                        help="a probe_w4a16 built from a copy instrumented as here (instrument()), used if it runs")
     parser.add_argument("--out", default=os.environ.get("OUT", "timeline-out"))
     args = parser.parse_args()
     shapes = args.shapes.split(",")
@@ -127,7 +142,7 @@ def main():
         here = os.getcwd()
         os.chdir(root)  # bench_h200.build compiles the kernels/ of the working directory
         try:
-            binary = build("w4a16", args.arch, root)
+            binary = build("w4a16", args.arch, root, os.path.join(here, args.prebuilt) if args.prebuilt else "")
         finally:
             os.chdir(here)
         for shape, config in [(s, c) for s in shapes for c in args.config.split(",")]:
