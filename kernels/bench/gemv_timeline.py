@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where the T = 1 GEMVs' time goes, warp by warp (one device call).
 
-Copies kernels/ to a scratch directory, adds %globaltimer stamps to gemv.cuh's two kernels and
-gemv_queue.cuh's gate/up there (lane 0 of every warp: gate/up start, k loop start, k loop end, k
-groups gathered (not in the queue's); down start, inputs ready, activations staged, k loop end) and a dump of the last launch's stamps at exit,
+Copies kernels/ to a scratch directory, adds %globaltimer stamps to gemv.cuh's two kernels there
+(lane 0 of every warp: gate/up start, k loop start, k loop end, k groups gathered; down start,
+inputs ready, activations staged, k loop end) and a dump of the last launch's stamps at exit,
 builds the probe from that copy, runs it (20 back-to-back MoEs after warm-up, as the benchmark
 times them) and prints each stamp's spread in us from the first gate/up warp's start. The kernels
 in the repository carry no instrumentation; each insertion fails loudly if gemv.cuh no longer has
@@ -12,6 +12,9 @@ the line it follows.
 Usage (repository root, on the GPU machine):
     python3 kernels/bench/gemv_timeline.py [--shapes qwen-like,deepseek] [--config NAME[,NAME]] [--out DIR]
         [--prebuilt DIR]
+    python3 kernels/bench/gemv_timeline.py --write-copy DIR   # the instrumented kernels/ only
+--write-copy lets the probe be built on another machine (bench_h200.py's nvcc command, run in DIR)
+and passed to --prebuilt, so the GPU machine's time is not spent compiling.
 """
 import argparse
 import os
@@ -50,12 +53,6 @@ STAMPS = [
     ("  stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceDown, 2)\n"),
     ("  addKHalves(acc, g, top, bottom);\n  if (gemvLaneWrites(lane)) {\n", "    STAMP(gTraceDown, 3)\n"),
 ]
-# The same in gemv_queue.cuh's gate/up (no gathered stamp: its k groups meet once an item)
-QUEUE_STAMPS = [
-    ("  constexpr int DEPTH = C::DEPTH;\n  waitPrimaryGrid();\n", "  STAMP(gTraceUp, 0)\n"),
-    ("  stageZeros(op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
-    ("    cur = after, expert = next.expert;\n  }\n", "  STAMP(gTraceUp, 2)\n"),
-]
 
 # A function-local static in the launcher: built after the CUDA runtime, so destroyed before it.
 DUMP = """  struct TimelineDump {
@@ -89,11 +86,6 @@ def instrument(root):
     for anchor, addition in STAMPS[1:]:
         text = insert_after(text, anchor, addition, gemv)
     open(gemv, "w").write(text)
-    queue = os.path.join(root, "kernels/w4a16/gemv_queue.cuh")
-    text = open(queue).read()
-    for anchor, addition in QUEUE_STAMPS:
-        text = insert_after(text, anchor, addition, queue)
-    open(queue, "w").write(text)
     moe = os.path.join(root, "kernels/w4a16/moe.cuh")
     text = insert_after(open(moe).read(), LAUNCHER, DUMP, moe)
     open(moe, "w").write(DUMP_INCLUDES + text)
@@ -128,12 +120,19 @@ def main():
                         help="force w4a16 configurations (ARCHSCOPE_W4A16_CONFIG), comma-separated: each is run")
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("--prebuilt", default="", metavar="DIR",
-                        help="a probe_w4a16 built from a copy instrumented as here (instrument()), used if it runs")
+                        help="DIR/probe_w4a16 built from a --write-copy copy, used if it runs here")
+    parser.add_argument("--write-copy", default="", metavar="DIR",
+                        help="write the instrumented copy of kernels/ to DIR/kernels and exit")
     parser.add_argument("--out", default=os.environ.get("OUT", "timeline-out"))
     args = parser.parse_args()
     shapes = args.shapes.split(",")
     if unknown := [s for s in shapes if s not in SHAPES]:
         parser.error(f"unknown shape {unknown[0]} (known: {', '.join(sorted(SHAPES))})")
+    if args.write_copy:
+        shutil.copytree("kernels", os.path.join(args.write_copy, "kernels"))
+        instrument(args.write_copy)
+        print(f"instrumented copy in {os.path.join(args.write_copy, 'kernels')}")
+        return 0
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as root:

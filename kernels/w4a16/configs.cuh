@@ -9,7 +9,6 @@
 #include "gemm.cuh"
 #include "gemm_wgmma.cuh"
 #include "gemv.cuh"
-#include "gemv_queue.cuh"
 
 namespace archscope::w4a16 {
 
@@ -56,8 +55,5 @@ using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // bytes in flight; twice the warps, each with half the tiles in a row, hide
 // more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
 using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
-// The queue gate/up (gemv_queue.cuh): 8 warps on one block, 2 tiles deep each,
-// 3 CTAs per SM (as many warps and bytes in flight as GemvKGroupsConfig).
-using GemvQueueConfig = GemvConfig<1, 2, 3, 8>;
 
 } // namespace archscope::w4a16

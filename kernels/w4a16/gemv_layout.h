@@ -57,40 +57,6 @@ ARCHSCOPE_HD constexpr GemvTileRange gemvGroupTiles(int kTiles, int groups, int 
   return {group * per < kTiles ? group * per : kTiles, (group + 1) * per < kTiles ? (group + 1) * per : kTiles};
 }
 
-/// The queue gate/up (gemv_queue.cuh): a CTA's `groups` warps split one
-/// block's k tiles (gemvGroupTiles) and each walks the same steps a block, its
-/// tiles then none, rounded up to `depth`, so that a block is whole rounds of
-/// the register ring and the CTA's barrier between blocks falls at the same
-/// step in every warp.
-ARCHSCOPE_HD constexpr int gemvQueueSteps(int kTiles, int groups, int depth) {
-  return ((kTiles + groups - 1) / groups + depth - 1) / depth * depth;
-}
-
-/// The k tile of step s of a group's range, or -1 past it.
-ARCHSCOPE_HD constexpr int gemvQueueTile(GemvTileRange range, int s) {
-  return range.first + s < range.last ? range.first + s : -1;
-}
-
-/// What a warp loads into the ring slot of step s once it is used: step
-/// s + depth of the same block, or past the block's steps, step
-/// s + depth - steps of the next block the CTA took.
-struct GemvQueueRefill {
-  int step;
-  bool next;
-};
-ARCHSCOPE_HD constexpr GemvQueueRefill gemvQueueRefill(int s, int steps, int depth) {
-  return s + depth < steps ? GemvQueueRefill{s + depth, false} : GemvQueueRefill{s + depth - steps, true};
-}
-
-/// Item n of the queue: block n % blocks of pair n / blocks. Pair-major, so a
-/// CTA's blocks are mostly one pair's and its token's row is staged again rarely.
-struct GemvQueueItem {
-  int pair, block;
-};
-ARCHSCOPE_HD constexpr GemvQueueItem gemvQueueItem(int item, int blocksPerPair) {
-  return {item / blocksPerPair, item % blocksPerPair};
-}
-
 /// Shared-memory bytes of a staged activation row of K bf16 (whole tiles).
 ARCHSCOPE_HD constexpr int gemvSharedBytes(int K) { return (K + kGemvTileK - 1) / kGemvTileK * 8 * kGemvChunkBytes; }
 

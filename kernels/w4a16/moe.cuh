@@ -34,11 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvQueue
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-queue"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -199,12 +199,9 @@ template <class C> cudaError_t launchWithWgmmaConfig(const MoeDeviceArgs& a, cud
 /// staged rows do not fit an SM's shared memory. On an H200 (228 KB) the
 /// registers are the limit for H, I <= 8192; on GPUs of about 100 KB an SM
 /// (sm_86/89, sm_120/121) a DeepSeek-like gate/up CTA (40 KB) fits twice.
-template <class C> int gemvCtasPerSm(int smem) {
-  const int bySharedMemory = sharedMemoryPerSm() / (smem + reservedSharedMemoryPerCta());
-  return std::max(1, std::min(C::MIN_CTAS, bySharedMemory));
-}
 template <class C> bool gemvFitsOneWave(int64_t ctas, int smem) {
-  return ctas <= int64_t(gemvCtasPerSm<C>(smem)) * multiprocessorCount();
+  const int bySharedMemory = sharedMemoryPerSm() / (smem + reservedSharedMemoryPerCta());
+  return ctas <= int64_t(std::max(1, std::min(C::MIN_CTAS, bySharedMemory))) * multiprocessorCount();
 }
 /// The GEMVs' grids: WARPS row groups a CTA (8 gate and 8 up rows, or 16
 /// down rows), one grid row per pair.
@@ -215,42 +212,30 @@ template <class C> int64_t gemvDownCtas(const MoeShape& s) {
   return int64_t(s.hidden / 16 + C::WARPS - 1) / C::WARPS * s.pairs();
 }
 
-/// The gate/up GEMV kernel: gemv_queue.cuh's (QUEUE) or gemv.cuh's.
-template <class C, bool QUEUE, bool TAIL> constexpr auto gemvGateUpKernel() {
-  if constexpr (QUEUE) return gemvGateUpQueue<C, TAIL>;
-  else return gemvGateUp<C, TAIL>;
-}
-
 /// The GEMV launches with a kernel for each projection's K: with the partial
-/// tile's test (TAIL) only where K % 256 != 0 (gemv.cuh). QUEUE: the gate/up
-/// of gemv_queue.cuh, one wave of CTAs taking the blocks from a queue.
-template <class C, class D, bool QUEUE, bool UP_TAIL, bool DOWN_TAIL>
+/// tile's test (TAIL) only where K % 256 != 0 (gemv.cuh).
+template <class C, class D, bool UP_TAIL, bool DOWN_TAIL>
 cudaError_t launchGemvPair(const GemvOperands& up, const GemvOperands& down, const MoeShape& s, int upShared,
                            int downShared, cudaStream_t stream) {
-  constexpr auto gateUp = gemvGateUpKernel<C, QUEUE, UP_TAIL>();
-  if (cudaError_t err = allowSharedMemory<gateUp, gemvDown<D, DOWN_TAIL>>(maxDynamicSharedMemory());
+  if (cudaError_t err = allowSharedMemory<gemvGateUp<C, UP_TAIL>, gemvDown<D, DOWN_TAIL>>(maxDynamicSharedMemory());
       err != cudaSuccess)
     return err;
   const unsigned pairs = unsigned(s.pairs());
-  const int64_t items = int64_t(s.inter / 8) * pairs;
-  const dim3 upGrid = QUEUE ? dim3(unsigned(std::min<int64_t>(items, int64_t(gemvCtasPerSm<C>(upShared)) *
-                                                                          multiprocessorCount())))
-                            : dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs);
-  if (cudaError_t err = launchDependent(gateUp, upGrid, C::THREADS, upShared, stream, up); err != cudaSuccess)
+  if (cudaError_t err = launchDependent(gemvGateUp<C, UP_TAIL>, dim3((s.inter / 8 + C::WARPS - 1) / C::WARPS, pairs),
+                                        C::THREADS, upShared, stream, up);
+      err != cudaSuccess)
     return err;
   return launchDependent(gemvDown<D, DOWN_TAIL>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
                          downShared, stream, down);
 }
 
 /// The few-pairs path (gemv.cuh): two launches, no routing launch.
-template <class C, class D = C, bool QUEUE = false>
-cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const MoeShape& s = a.shape;
   // The staged activation rows. The limit is raised to this GPU's opt-in
   // maximum: cudaFuncSetAttribute refuses more, so the fixed 160 KB of before
   // failed this path where the maximum is 99 KB (sm_86/89, sm_120/121).
-  const int upShared = QUEUE ? gemvQueueSharedBytes<C>(s.hidden) : gemvGateUpSharedBytes<C>(s.hidden);
-  const int downShared = gemvDownSharedBytes<D>(s.inter);
+  const int upShared = gemvGateUpSharedBytes<C>(s.hidden), downShared = gemvDownSharedBytes<D>(s.inter);
   if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
       a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
     return cudaErrorInvalidValue;
@@ -260,32 +245,21 @@ cudaError_t launchWithGemvConfig(const MoeDeviceArgs& a, cudaStream_t stream) {
   const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
                           s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
   const bool upTail = s.hidden % kLayoutTileK != 0, downTail = s.inter % kLayoutTileK != 0;
-  if (upTail) return downTail ? launchGemvPair<C, D, QUEUE, true, true>(up, down, s, upShared, downShared, stream)
-                              : launchGemvPair<C, D, QUEUE, true, false>(up, down, s, upShared, downShared, stream);
-  return downTail ? launchGemvPair<C, D, QUEUE, false, true>(up, down, s, upShared, downShared, stream)
-                  : launchGemvPair<C, D, QUEUE, false, false>(up, down, s, upShared, downShared, stream);
-}
-
-/// The down GEMV's configuration: GemvFewPairsConfig if its grid is one wave,
-/// else GemvDepth3Config.
-inline bool gemvFullDown(const MoeShape& s) {
-  return gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(s),
-                                             gemvDownSharedBytes<GemvFewPairsConfig>(s.inter));
-}
-
-/// The queue gate/up (gemv_queue.cuh) with launchGemv's down GEMV.
-inline cudaError_t launchGemvQueue(const MoeDeviceArgs& a, cudaStream_t stream) {
-  return gemvFullDown(a.shape) ? launchWithGemvConfig<GemvQueueConfig, GemvFewPairsConfig, true>(a, stream)
-                               : launchWithGemvConfig<GemvQueueConfig, GemvDepth3Config, true>(a, stream);
+  if (upTail) return downTail ? launchGemvPair<C, D, true, true>(up, down, s, upShared, downShared, stream)
+                              : launchGemvPair<C, D, true, false>(up, down, s, upShared, downShared, stream);
+  return downTail ? launchGemvPair<C, D, false, true>(up, down, s, upShared, downShared, stream)
+                  : launchGemvPair<C, D, false, false>(up, down, s, upShared, downShared, stream);
 }
 
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
-/// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down as gemvFullDown.
+/// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down at
+/// GemvFewPairsConfig if it fits, else GemvDepth3Config.
 inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
   using UP = GemvKGroupsConfig;
   const MoeShape& s = a.shape;
   const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(s), gemvGateUpSharedBytes<UP>(s.hidden));
-  const bool fullDown = gemvFullDown(s);
+  const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(s),
+                                                            gemvDownSharedBytes<GemvFewPairsConfig>(s.inter));
   if (groupedUp)
     return fullDown ? launchWithGemvConfig<UP, GemvFewPairsConfig>(a, stream)
                     : launchWithGemvConfig<UP, GemvDepth3Config>(a, stream);
@@ -397,7 +371,6 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvQueue: return launchGemvQueue(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

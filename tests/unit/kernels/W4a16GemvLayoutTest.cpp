@@ -14,7 +14,6 @@
 
 #include <random>
 #include <set>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -104,41 +103,6 @@ TEST(W4a16GemvLayout, KGroupsSplitTheTilesInOrder) {
   const GemvTileRange qwen = gemvGroupTiles(16, 2, 1); // H = 4096: tiles 8..15
   EXPECT_EQ(qwen.first, 8);
   EXPECT_EQ(qwen.last, 16);
-}
-
-// The queue gate/up's ring as gemv_queue.cuh walks it: a CTA takes items in
-// order, each warp prefetches steps 0..depth-1 of the first, then at each step
-// computes the slot's tile and refills the slot as gemvQueueRefill says. Every
-// tile a slot holds when computed is the one loaded into it, and the warps
-// together compute each k tile of each item once.
-TEST(W4a16GemvLayout, QueueRingComputesEachTileOfEachItemOnce) {
-  for (int kTiles = 1; kTiles <= 30; ++kTiles)
-    for (int groups : {1, 2, 4, 7, 8})
-      for (int depth = 1; depth <= 4; ++depth) {
-        const int steps = gemvQueueSteps(kTiles, groups, depth), items = 3;
-        ASSERT_EQ(steps % depth, 0);
-        ASSERT_GE(steps * groups, kTiles);
-        std::vector<int> computed(items * kTiles, 0);
-        for (int group = 0; group < groups; ++group) {
-          const GemvTileRange range = gemvGroupTiles(kTiles, groups, group);
-          std::vector<std::pair<int, int>> slot(depth, {-1, -1}); // (item, tile) loaded
-          for (int d = 0; d < depth; ++d) slot[d] = {0, gemvQueueTile(range, d)};
-          for (int item = 0; item < items; ++item)
-            for (int s = 0; s < steps; ++s) {
-              auto& held = slot[s % depth];
-              ASSERT_EQ(held, std::make_pair(item, gemvQueueTile(range, s))) << kTiles << "/" << groups << "/" << depth;
-              if (held.second >= 0) ++computed[item * kTiles + held.second];
-              const GemvQueueRefill r = gemvQueueRefill(s, steps, depth);
-              ASSERT_EQ(r.step % depth, s % depth);
-              held = {item + (r.next ? 1 : 0), gemvQueueTile(range, r.step)};
-            }
-        }
-        for (int n : computed) ASSERT_EQ(n, 1) << kTiles << " tiles, " << groups << " groups, depth " << depth;
-      }
-  EXPECT_EQ(gemvQueueSteps(16, 8, 2), 2); // Qwen-like H = 4096: one round a block
-  const GemvQueueItem last = gemvQueueItem(8 * 192 - 1, 192);
-  EXPECT_EQ(last.pair, 7);
-  EXPECT_EQ(last.block, 191);
 }
 
 // One k tile of gemv.cuh's computeKTile on one warp, in exact integers. PTX's
