@@ -26,6 +26,11 @@
 //   bulk-S       per-warp rings of S k tiles filled by cp.async.bulk (one
 //                copy per 128-byte weight row run and per scale run), read
 //                back with the GEMVs' lane mapping
+//   tiles-S-T    per-warp rings of S stages of T k tiles each, one
+//                cp.async.bulk for a stage's weights (T x 2 KB, contiguous in
+//                the blocked layout since run 14) and one for its scales,
+//                read back with the GEMVs' lane mapping (512 contiguous bytes
+//                a warp-wide read: no bank conflicts, no padding)
 // Rows print the MoE time and % of the device-to-device copy bandwidth of
 // this run (cudaMemcpy, read + written bytes), as bench_h200.py counts it.
 // Build: nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a kernels/bench/gemv_ceiling.cu -o gemv_ceiling
@@ -274,6 +279,57 @@ template <bool GATE_UP, int S> __global__ void __launch_bounds__(Config::THREADS
   if (acc == kNever) sink[0] = 1;
 }
 
+// Per-warp rings of S stages of T whole k tiles of the warp's block
+// (weight_layout.h): weights, then scales, each one bulk copy.
+template <int T> constexpr int kTilesStageBytes = T * (kLayoutTileBytes + kLayoutScaleTileBytes);
+
+template <int T>
+__device__ __forceinline__ void fillTiles(const uint8_t* w, const uint8_t* sc, int kt, int kTiles, uint8_t* stage,
+                                          uint64_t* bar, int lane) {
+  const int n = min(T, kTiles - kt);
+  if (lane == 0) {
+    expectBytes(bar, n * (kLayoutTileBytes + kLayoutScaleTileBytes));
+    bulkCopy(stage, w + size_t(kt) * kLayoutTileBytes, n * kLayoutTileBytes, bar);
+    bulkCopy(stage + T * kLayoutTileBytes, sc + size_t(kt) * kLayoutScaleTileBytes, n * kLayoutScaleTileBytes, bar);
+  }
+}
+
+template <bool GATE_UP, int S, int T>
+__global__ void __launch_bounds__(Config::THREADS, Config::MIN_CTAS) tilesRead(GemvOperands op, uint32_t* sink) {
+  extern __shared__ __align__(128) uint8_t smem[];
+  __shared__ uint64_t bars[Config::WARPS][S];
+  if (GATE_UP) waitPrimaryGrid();
+  allowDependentGrid();
+  const int pair = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = gemvLaneChunk(lane);
+  const int expert = __ldcg(op.topkIds + pair), block = blockIdx.x * Config::WARPS + warp;
+  if (block * (GATE_UP ? 8 : 16) >= (GATE_UP ? op.inter : op.hidden)) return;
+  const size_t expertRows = size_t(expert) * op.rowsPerExpert;
+  const uint8_t* w = op.packed + expertRows * (op.K / 2) + blockWeightOffset(block * kBlockRows, op.K);
+  const uint8_t* sc = op.scales + expertRows * (op.K / 16) + blockScaleOffset(block * kBlockRows, op.K);
+  uint8_t* ring = smem + warp * S * kTilesStageBytes<T>;
+  if (lane < S) barrierInit(&bars[warp][lane]);
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  __syncwarp();
+  const int kTiles = op.K / kGemvTileK, stages = (kTiles + T - 1) / T;
+  for (int s = 0; s < S && s < stages; ++s) fillTiles<T>(w, sc, s * T, kTiles, ring + s * kTilesStageBytes<T>, &bars[warp][s], lane);
+  if (!GATE_UP) waitPrimaryGrid();
+  const int chunk = wholeTileChunkOffset(gemvLaneRow(lane, 0), q / 2, q % 2);
+  uint32_t acc = 0;
+  for (int st = 0; st < stages; ++st) {
+    const int s = st % S;
+    uint8_t* stage = ring + s * kTilesStageBytes<T>;
+    barrierWait(&bars[warp][s], (st / S) & 1);
+    for (int t = 0; t < T && st * T + t < kTiles; ++t) {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) acc ^= xor4(*reinterpret_cast<const uint4*>(stage + t * kLayoutTileBytes + chunk + j * 512));
+      acc ^= *reinterpret_cast<const uint32_t*>(stage + T * kLayoutTileBytes + t * kLayoutScaleTileBytes + lane * 8);
+    }
+    __syncwarp();
+    if (st + S < stages) fillTiles<T>(w, sc, (st + S) * T, kTiles, stage, &bars[warp][s], lane);
+  }
+  if (acc == kNever) sink[0] = 1;
+}
+
 struct NoL1 { // the GEMVs' weight loads
   __device__ uint4 operator()(const uint4* p) const { return loadStreaming(reinterpret_cast<const uint8_t*>(p)); }
 };
@@ -343,6 +399,18 @@ template <int S> float bulk(const GemvOperands& up, const GemvOperands& down, di
   });
 }
 
+/// The whole-tile bulk rings, S stages of T tiles a warp; 0 when the shared memory does not fit.
+template <int S, int T> float tiles(const GemvOperands& up, const GemvOperands& down, dim3 upGrid, dim3 downGrid, uint32_t* sink) {
+  constexpr int kSmem = Config::WARPS * S * kTilesStageBytes<T>;
+  if (!check(cudaFuncSetAttribute(tilesRead<true, S, T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "smem") ||
+      !check(cudaFuncSetAttribute(tilesRead<false, S, T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "smem"))
+    return 0;
+  return msPerMoe([&] {
+    launchDependent(tilesRead<true, S, T>, upGrid, Config::THREADS, kSmem, nullptr, up, sink);
+    launchDependent(tilesRead<false, S, T>, downGrid, Config::THREADS, kSmem, nullptr, down, sink);
+  });
+}
+
 bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
   Experts x;
   if (!x.allocate(s)) return false;
@@ -382,6 +450,11 @@ bool measure(const Shape& s, double copyGbps, uint32_t* sink) {
   report(s.name, "bulk-4", bulk<4>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
   report(s.name, "bulk-6", bulk<6>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
   report(s.name, "bulk-8", bulk<8>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
+  report(s.name, "tiles-2-1", tiles<2, 1>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
+  report(s.name, "tiles-4-1", tiles<4, 1>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
+  report(s.name, "tiles-6-1", tiles<6, 1>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
+  report(s.name, "tiles-2-2", tiles<2, 2>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
+  report(s.name, "tiles-3-2", tiles<3, 2>(up, down, upGrid, downGrid, sink), bytes, copyGbps);
   const bool ok = check(cudaDeviceSynchronize(), s.name);
   x.release();
   return ok;

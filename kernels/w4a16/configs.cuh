@@ -9,6 +9,7 @@
 #include "gemm.cuh"
 #include "gemm_wgmma.cuh"
 #include "gemv.cuh"
+#include "gemv_bulk.cuh"
 
 namespace archscope::w4a16 {
 
