@@ -9,7 +9,6 @@
 #include "gemm.cuh"
 #include "gemm_wgmma.cuh"
 #include "gemv.cuh"
-#include "gemv_bulk.cuh"
 
 namespace archscope::w4a16 {
 

@@ -34,11 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvBulk, GemvBulkK2, GemvBulkDown
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-bulk", "gemv-bulk-k2", "gemv-bulk-down"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -267,44 +267,6 @@ inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
                   : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
 }
 
-/// The gate/up GEMV: gemv_bulk.cuh's (BULK) or gemv.cuh's, and its shared memory.
-template <class C, bool BULK> constexpr auto gemvGateUpOf() {
-  if constexpr (BULK) return gemvGateUpBulk<C>;
-  else return gemvGateUp<C, false>;
-}
-template <class C, bool BULK> int gemvGateUpBytes(int K) {
-  if constexpr (BULK) return gemvBulkSharedBytes<C>(K);
-  else return gemvGateUpSharedBytes<C>(K);
-}
-
-/// The GEMVs of gemv_bulk.cuh (UP gate/up, unless !BULK_UP: gemv.cuh's; D
-/// down), where they run: sm_90+ and whole k tiles; elsewhere launchGemv's.
-template <class UP, class D, bool BULK_UP = true> cudaError_t launchGemvBulk(const MoeDeviceArgs& a, cudaStream_t stream) {
-  const MoeShape& s = a.shape;
-  if (deviceAttribute<cudaDevAttrComputeCapabilityMajor>(0) < 9 || s.hidden % kLayoutTileK || s.inter % kLayoutTileK)
-    return launchGemv(a, stream);
-  const int upShared = gemvGateUpBytes<UP, BULK_UP>(s.hidden), downShared = gemvBulkSharedBytes<D>(s.inter);
-  constexpr auto gateUp = gemvGateUpOf<UP, BULK_UP>();
-  if (!s.valid() || s.pairs() > 65535 || std::max(upShared, downShared) > maxDynamicSharedMemory() ||
-      a.workspaceBytes < size_t(s.pairs()) * s.inter * sizeof(MoeBf16))
-    return cudaErrorInvalidValue;
-  MoeBf16* act = static_cast<MoeBf16*>(a.workspace);
-  const GemvOperands up{a.w1Packed, a.w1Scales, a.w1Global, 2 * s.inter, s.hidden, s.inter, s.hidden, s.topk,
-                        s.tokens, a.topkIds, a.topkWeights, a.x, act, a.out};
-  const GemvOperands down{a.w2Packed, a.w2Scales, a.w2Global, s.hidden, s.inter, s.inter, s.hidden, s.topk,
-                          s.tokens, a.topkIds, a.topkWeights, act, act, a.out};
-  if (cudaError_t err = allowSharedMemory<gateUp, gemvDownBulk<D>>(maxDynamicSharedMemory());
-      err != cudaSuccess)
-    return err;
-  const unsigned pairs = unsigned(s.pairs());
-  if (cudaError_t err = launchDependent(gateUp, dim3((s.inter / 8 + UP::WARPS - 1) / UP::WARPS, pairs),
-                                        UP::THREADS, upShared, stream, up);
-      err != cudaSuccess)
-    return err;
-  return launchDependent(gemvDownBulk<D>, dim3((s.hidden / 16 + D::WARPS - 1) / D::WARPS, pairs), D::THREADS,
-                         downShared, stream, down);
-}
-
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
 /// kTileConfigNames) overrides it, for tuning runs only. On sm_90a builds
 /// running on a CC 9.0 GPU, many pairs per expert take the wgmma path.
@@ -409,11 +371,6 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvBulk: return launchGemvBulk<GemvBulkConfig<4, 3, 1, 4>, GemvBulkConfig<4, 5, 1, 4>>(a, stream);
-  case TileConfig::GemvBulkK2:
-    return launchGemvBulk<GemvBulkConfig<4, 2, 1, 3, 2>, GemvBulkConfig<4, 5, 1, 4>>(a, stream);
-  case TileConfig::GemvBulkDown:
-    return launchGemvBulk<GemvKGroupsConfig, GemvBulkConfig<4, 5, 1, 4>, false>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
