@@ -55,5 +55,11 @@ using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // bytes in flight; twice the warps, each with half the tiles in a row, hide
 // more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
 using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
+// The down GEMV at GemvFewPairsConfig, the first 30, 50 or 70% of its warps to
+// start dequantizing their first k tile into shared memory while they wait
+// (32 KB more a CTA).
+using GemvAhead30Config = GemvConfig<4, 4, 4, 1, 30>;
+using GemvAhead50Config = GemvConfig<4, 4, 4, 1, 50>;
+using GemvAhead70Config = GemvConfig<4, 4, 4, 1, 70>;
 
 } // namespace archscope::w4a16
