@@ -40,6 +40,15 @@ using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
 using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
+/// The GEMV configurations launchGemv picks from: the gate/up in k groups where
+/// that grid is one wave, else in one; the down at full depth where one wave, else at less.
+template <class UP_GROUPED, class UP, class DOWN, class DOWN_WIDE> struct GemvChoice {
+  using UpGrouped = UP_GROUPED;
+  using Up = UP;
+  using Down = DOWN;
+  using DownWide = DOWN_WIDE;
+};
+
 // Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
 // CTAs per SM>; the variants timed against these are in kernels/README.md.
 using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
@@ -55,11 +64,11 @@ using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // bytes in flight; twice the warps, each with half the tiles in a row, hide
 // more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
 using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
-// The down GEMV at GemvFewPairsConfig, the first 30, 50 or 70% of its warps to
-// start dequantizing their first k tile into shared memory while they wait
-// (32 KB more a CTA).
-using GemvAhead30Config = GemvConfig<4, 4, 4, 1, 30>;
-using GemvAhead50Config = GemvConfig<4, 4, 4, 1, 50>;
-using GemvAhead70Config = GemvConfig<4, 4, 4, 1, 70>;
+// The same, each warp keeping 2 or 4 k tiles past its registers asked of L2
+// (`gemv-l2-2`, `gemv-l2-4`), or only the down GEMV 2 (`gemv-l2-down`).
+template <int A> using GemvL2Configs = GemvChoice<GemvConfig<4, 2, 3, 2, A>, GemvConfig<4, 4, 4, 1, A>,
+                                                  GemvConfig<4, 4, 4, 1, A>, GemvConfig<4, 3, 5, 1, A>>;
+using GemvL2DownConfigs = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvConfig<4, 4, 4, 1, 2>,
+                                     GemvConfig<4, 3, 5, 1, 2>>;
 
 } // namespace archscope::w4a16

@@ -34,36 +34,25 @@ namespace archscope::w4a16 {
 /// WARPS warps per CTA, each on its own 16 rows, times KGROUPS (gate/up
 /// only): the warps on the same rows, each on its k group (gemvGroupTiles);
 /// DEPTH k tiles in registers per warp (DEPTH - 1 in flight while one is
-/// computed); MIN_CTAS caps registers (__launch_bounds__). AHEAD (down only):
-/// the first AHEAD percent of the grid's warps to start dequantize their first
-/// k tile into shared memory while they wait for the gate/up grid, and refill
-/// its registers with tile DEPTH (warps that start later would wait for their
-/// tile 0 past the gate/up grid's end).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, int AHEAD_ = 0> struct GemvConfig {
-  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_, AHEAD = AHEAD_;
+/// computed); MIN_CTAS caps registers (__launch_bounds__).
+/// L2AHEAD: the k tiles past the registers that each warp has asked L2 for
+/// (one bulk prefetch of the tile's 2 KB and one of its scales, sm_90+).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, int L2AHEAD_ = 0> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_, L2AHEAD = L2AHEAD_;
   static constexpr int THREADS = WARPS * KGROUPS * 32;
 };
-
-/// The down GEMV's warps count themselves in as they start (AHEAD): launch n's
-/// tickets are n * warps .. n * warps + warps - 1, launches of one stream in turn.
-static __device__ unsigned long long gGemvAheadTickets;
-
-/// One k tile's A fragments, dequantized: 16 MMAs of 16 bytes a lane.
-constexpr int kGemvFragmentTileBytes = 16 * 32 * 16;
 
 /// Both kernels' shared memory starts with each warp's scale ring (DEPTH
 /// slots of one k tile's scales), then the staged activation row and its zeros.
 template <class C> ARCHSCOPE_HD constexpr int gemvRingBytes() {
   return C::WARPS * C::KGROUPS * C::DEPTH * kLayoutScaleTileBytes;
 }
-/// The down kernel's also holds, with AHEAD, each warp's dequantized first tile.
 template <class C> ARCHSCOPE_HD constexpr int gemvDownSharedBytes(int K) {
-  return gemvRingBytes<C>() + gemvRowAndZerosBytes(K) + (C::AHEAD > 0 ? C::WARPS * kGemvFragmentTileBytes : 0);
+  return gemvRingBytes<C>() + gemvRowAndZerosBytes(K);
 }
 /// The gate/up kernel's also holds the sums that k groups 1.. hand to group 0
 /// (16 floats a warp).
 template <class C> ARCHSCOPE_HD constexpr int gemvGateUpSharedBytes(int K) {
-  static_assert(C::AHEAD == 0, "the gate/up GEMV dequantizes nothing ahead");
   return gemvDownSharedBytes<C>(K) + (C::KGROUPS - 1) * C::WARPS * 16 * int(sizeof(float));
 }
 
@@ -150,14 +139,28 @@ __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTil
   }
 }
 
-/// The A fragments of one k tile: set s takes rows p + 4s (MMA row g) and
-/// p + 4s + 8 (g + 8), each word w of the lane's chunk two MMAs, `f(s, w, a0,
-/// a1)` is given both. `pairs` is where the slot holds the scale words of
+/// Lane 0 asks L2 for whole k tile kt of the warp's block (lane 0's chunk and
+/// scale word are the tile's first bytes), if it is below `last`.
+template <class C> __device__ __forceinline__ void prefetchKTileL2(const GemvRows& r, int kt, int last, int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (C::L2AHEAD > 0 && lane == 0 && kt < last && kt < r.wholeTiles) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(r.w + size_t(kt) * kLayoutTileBytes),
+                 "n"(kLayoutTileBytes));
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(r.s + size_t(kt) * kLayoutScaleTileBytes),
+                 "n"(kLayoutScaleTileBytes));
+  }
+#endif
+}
+
+/// The MMAs of one k tile: set s takes rows p + 4s (MMA row g) and p + 4s + 8
+/// (g + 8), each word w of the lane's chunk two MMAs into the one accumulator;
+/// x[s] is where the lane reads set s's activations (its own chunk, or zeros:
+/// gemvActivationBases). `pairs` is where the slot holds the scale words of
 /// rows p and p + 8 (those of set 1 are 128 bytes on), copied by the lane and
 /// its neighbour; `pick` takes the bytes of groups 2q, 2q + 1 from each (the
 /// top row's two, then the bottom's).
-template <class F>
-__device__ __forceinline__ void forEachFragment(const GemvKTile& t, const uint8_t* pairs, uint32_t pick, F&& f) {
+__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], const uint8_t* pairs,
+                                             uint32_t pick, float (&acc)[4]) {
   uint32_t scales[2][4];
 #pragma unroll
   for (int s = 0; s < 2; ++s) {
@@ -172,51 +175,11 @@ __device__ __forceinline__ void forEachFragment(const GemvKTile& t, const uint8_
   for (int s = 0; s < 2; ++s)
 #pragma unroll
     for (int w = 0; w < 4; ++w) {
+      const uint4 b = *reinterpret_cast<const uint4*>(x[s] + w * 16);
       uint32_t up[4], down[4]; // MMA rows g and g + 8
       dequantWord(words[s][w], scales[s][w / 2], up);
       dequantWord(words[s + 2][w], scales[s][2 + w / 2], down);
       const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
-      f(s, w, a0, a1);
-    }
-}
-
-/// The MMAs of one k tile; x[s] is where the lane reads set s's activations
-/// (its own chunk, or zeros: gemvActivationBases).
-__device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], const uint8_t* pairs,
-                                             uint32_t pick, float (&acc)[4]) {
-  forEachFragment(t, pairs, pick, [&](int s, int w, const uint32_t (&a0)[4], const uint32_t (&a1)[4]) {
-    const uint4 b = *reinterpret_cast<const uint4*>(x[s] + w * 16);
-    mmaBf16(acc, a0, b.x, b.y);
-    mmaBf16(acc, a1, b.z, b.w);
-  });
-}
-
-/// Where fragment `half` of set s, word w lies in a warp's dequantized tile:
-/// lane-major, so that 8 lanes' 16 bytes are 128 contiguous bytes.
-__device__ __forceinline__ int gemvFragmentOffset(int s, int w, int half, int lane) {
-  return (((s * 4 + w) * 2 + half) * 32 + lane) * 16;
-}
-
-/// A k tile's fragments into the warp's shared memory (`frags`), dequantized.
-__device__ __forceinline__ void dequantKTile(const GemvKTile& t, const uint8_t* pairs, uint32_t pick, int lane,
-                                             uint8_t* frags) {
-  forEachFragment(t, pairs, pick, [&](int s, int w, const uint32_t (&a0)[4], const uint32_t (&a1)[4]) {
-    *reinterpret_cast<uint4*>(frags + gemvFragmentOffset(s, w, 0, lane)) = make_uint4(a0[0], a0[1], a0[2], a0[3]);
-    *reinterpret_cast<uint4*>(frags + gemvFragmentOffset(s, w, 1, lane)) = make_uint4(a1[0], a1[1], a1[2], a1[3]);
-  });
-}
-
-/// The MMAs of a tile dequantized ahead (dequantKTile).
-__device__ __forceinline__ void computeDequantized(const uint8_t* frags, const uint8_t* const (&x)[2], int lane,
-                                                   float (&acc)[4]) {
-#pragma unroll
-  for (int s = 0; s < 2; ++s)
-#pragma unroll
-    for (int w = 0; w < 4; ++w) {
-      const uint4 b = *reinterpret_cast<const uint4*>(x[s] + w * 16);
-      const uint4 f0 = *reinterpret_cast<const uint4*>(frags + gemvFragmentOffset(s, w, 0, lane));
-      const uint4 f1 = *reinterpret_cast<const uint4*>(frags + gemvFragmentOffset(s, w, 1, lane));
-      const uint32_t a0[4] = {f0.x, f0.y, f0.z, f0.w}, a1[4] = {f1.x, f1.y, f1.z, f1.w};
       mmaBf16(acc, a0, b.x, b.y);
       mmaBf16(acc, a1, b.z, b.w);
     }
@@ -245,8 +208,7 @@ __device__ __forceinline__ void addKHalves(const float (&acc)[4], int g, float& 
 /// DEPTH slots of 256 bytes in shared memory), each refilled right after it
 /// is used. One cp.async group a step, empty past the range, so that waiting
 /// for all but the DEPTH - 1 newest is waiting for the tile about to be used.
-/// Tile range.first + d is in slot (d + ROT) % DEPTH (ROT: slots used ahead).
-template <class C, bool TAIL, int ROT = 0>
+template <class C, bool TAIL>
 __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange range, int laneTiles, const uint8_t* xs,
                                            uint8_t* ring, int K, int lane, GemvKTile (&buf)[C::DEPTH],
                                            float (&acc)[4]) {
@@ -263,14 +225,14 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
       if (kt >= kTiles) break;
       const int at = gemvActivationOffset(kt, q, 0);
       const uint8_t* const x[2] = {bases[0] + at, bases[1] + at};
-      const int b = (d + ROT) % DEPTH;
-      uint8_t* slot = ring + b * kLayoutScaleTileBytes;
+      uint8_t* slot = ring + d * kLayoutScaleTileBytes;
       waitAsync<DEPTH - 1>();
       __syncwarp(); // the neighbour's word
-      computeKTile(buf[b], x, slot + (lane & ~1) * 4, pick, acc);
+      computeKTile(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
       __syncwarp(); // read before the slot is refilled
-      if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, lane, sharedAddress(slot), buf[b]);
+      if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, lane, sharedAddress(slot), buf[d]);
       commitAsync();
+      prefetchKTileL2<C>(r, kt + DEPTH + C::L2AHEAD, kTiles, lane);
     }
   }
 }
@@ -284,28 +246,8 @@ __device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange ra
     if (kt < range.last) loadKTile<TAIL>(r, kt, laneTiles, lane, sharedAddress(ring + d * kLayoutScaleTileBytes), buf[d]);
     commitAsync();
   }
-}
-
-/// The down GEMV's work before its wait (AHEAD): tile 0, once its weights and
-/// scales are in, dequantized into the warp's `frags`, so that after the wait
-/// the warp runs one tile's dequantization less; slot 0 then takes tile DEPTH
-/// (one cp.async group, empty past the range, as in streamRows).
-template <class C, bool TAIL>
-__device__ __forceinline__ void dequantFirstTile(const GemvRows& r, int kTiles, int laneTiles, uint8_t* ring,
-                                                 uint8_t* frags, int lane, GemvKTile (&buf)[C::DEPTH]) {
-  const uint32_t pick = gemvLaneChunk(lane) % 2 ? 0x7632 : 0x5410;
-  waitAsync<C::DEPTH - 1>();
-  __syncwarp(); // the neighbour's word
-  dequantKTile(buf[0], ring + (lane & ~1) * 4, pick, lane, frags);
-  __syncwarp(); // read before the slot is refilled
-  if (C::DEPTH < kTiles) loadKTile<TAIL>(r, C::DEPTH, laneTiles, lane, sharedAddress(ring), buf[0]);
-  commitAsync();
-}
-
-/// Whether this warp is among the first AHEAD percent of the grid's to start.
-template <class C> __device__ __forceinline__ bool gemvWarpGoesAhead(unsigned long long ticket) {
-  const unsigned long long warps = static_cast<unsigned long long>(gridDim.x) * gridDim.y * C::WARPS;
-  return __shfl_sync(0xffffffffu, ticket, 0) % warps * 100 < warps * C::AHEAD;
+#pragma unroll
+  for (int a = 0; a < C::L2AHEAD; ++a) prefetchKTileL2<C>(r, range.first + C::DEPTH + a, range.last, lane);
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
@@ -421,31 +363,18 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   const bool hasRows = block * 16 < op.hidden;     // warp-uniform: H % 16 == 0
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, q);
   const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
-  unsigned long long ticket = 0;
-  if (C::AHEAD && lane == 0) ticket = atomicAdd(&gGemvAheadTickets, 1ull);
   GemvKTile buf[C::DEPTH];
   const GemvTileRange range{0, kTiles};
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
   stageZeros(op.K, xs);
-  uint8_t* frags = xs + gemvRowAndZerosBytes(op.K) + warp * kGemvFragmentTileBytes;
-  const bool ahead = C::AHEAD && gemvWarpGoesAhead<C>(ticket) && hasRows;
-  if (ahead) dequantFirstTile<C, TAIL>(rows, kTiles, laneTiles, ring, frags, lane, buf);
   waitPrimaryGrid(); // the activations, and `out` cleared
   stageRow<false>(op.x + size_t(pair) * op.K, op.K, xs);
   __syncthreads();
   if (!hasRows) return;
 
   float acc[4] = {};
-  if (ahead) {
-    const uint8_t* bases[2];
-    gemvActivationBases(xs, op.K, lane, bases);
-    const int at = gemvActivationOffset(0, q, 0);
-    computeDequantized(frags, {bases[0] + at, bases[1] + at}, lane, acc);
-    streamRows<C, TAIL, 1>(rows, {1, kTiles}, laneTiles, xs, ring, op.K, lane, buf, acc);
-  } else {
-    streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
-  }
+  streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float top, bottom;
   addKHalves(acc, g, top, bottom);
   if (gemvLaneWrites(lane)) {

@@ -34,12 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvAhead30, GemvAhead50, GemvAhead70
+  DecodeK2, Gemv, GemvL2x2, GemvL2x4, GemvL2Down
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-ahead30", "gemv-ahead50",
-                                            "gemv-ahead70"};
+                                            "decode-k2", "gemv", "gemv-l2-2", "gemv-l2-4", "gemv-l2-down"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -253,17 +252,20 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
 }
 
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
-/// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down at DOWN if it
-/// fits, else GemvDepth3Config.
-template <class DOWN = GemvFewPairsConfig> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
-  using UP = GemvKGroupsConfig;
+/// UpGrouped (GemvKGroupsConfig) if it fits, else Up; down at Down if it fits,
+/// else DownWide.
+template <class G = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvFewPairsConfig, GemvDepth3Config>>
+cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+  using UP = typename G::UpGrouped;
+  using DOWN = typename G::Down;
   const MoeShape& s = a.shape;
   const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(s), gemvGateUpSharedBytes<UP>(s.hidden));
   const bool fullDown = gemvFitsOneWave<DOWN>(gemvDownCtas<DOWN>(s), gemvDownSharedBytes<DOWN>(s.inter));
   if (groupedUp)
-    return fullDown ? launchWithGemvConfig<UP, DOWN>(a, stream) : launchWithGemvConfig<UP, GemvDepth3Config>(a, stream);
-  return fullDown ? launchWithGemvConfig<GemvFewPairsConfig, DOWN>(a, stream)
-                  : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
+    return fullDown ? launchWithGemvConfig<UP, DOWN>(a, stream)
+                    : launchWithGemvConfig<UP, typename G::DownWide>(a, stream);
+  return fullDown ? launchWithGemvConfig<typename G::Up, DOWN>(a, stream)
+                  : launchWithGemvConfig<typename G::Up, typename G::DownWide>(a, stream);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -370,9 +372,9 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvAhead30: return launchGemv<GemvAhead30Config>(a, stream);
-  case TileConfig::GemvAhead50: return launchGemv<GemvAhead50Config>(a, stream);
-  case TileConfig::GemvAhead70: return launchGemv<GemvAhead70Config>(a, stream);
+  case TileConfig::GemvL2x2: return launchGemv<GemvL2Configs<2>>(a, stream);
+  case TileConfig::GemvL2x4: return launchGemv<GemvL2Configs<4>>(a, stream);
+  case TileConfig::GemvL2Down: return launchGemv<GemvL2DownConfigs>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
