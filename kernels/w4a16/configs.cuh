@@ -40,15 +40,6 @@ using WgmmaWsConfig = WgmmaConfig<256, 6, 1, 8, true>;
 using WgmmaMediumConfig = WgmmaConfig<64, 8, 2, 8>;
 using WgmmaSmallConfig = WgmmaConfig<32, 10, 2, 8>;
 
-/// The GEMV configurations launchGemv picks from: the gate/up in k groups where
-/// that grid is one wave, else in one; the down at full depth where one wave, else at less.
-template <class UP_GROUPED, class UP, class DOWN, class DOWN_WIDE> struct GemvChoice {
-  using UpGrouped = UP_GROUPED;
-  using Up = UP;
-  using Down = DOWN;
-  using DownWide = DOWN_WIDE;
-};
-
 // Few pairs, experts rarely repeated (gemv.cuh): <warps, k tiles in registers,
 // CTAs per SM>; the variants timed against these are in kernels/README.md.
 using GemvFewPairsConfig = GemvConfig<4, 4, 4>;
@@ -64,11 +55,20 @@ using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // bytes in flight; twice the warps, each with half the tiles in a row, hide
 // more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
 using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
-// The same, each warp keeping 2 or 4 k tiles past its registers asked of L2
-// (`gemv-l2-2`, `gemv-l2-4`), or only the down GEMV 2 (`gemv-l2-down`).
-template <int A> using GemvL2Configs = GemvChoice<GemvConfig<4, 2, 3, 2, A>, GemvConfig<4, 4, 4, 1, A>,
-                                                  GemvConfig<4, 4, 4, 1, A>, GemvConfig<4, 3, 5, 1, A>>;
-using GemvL2DownConfigs = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvConfig<4, 4, 4, 1, 2>,
-                                     GemvConfig<4, 3, 5, 1, 2>>;
+
+/// The GEMV configurations launchGemv picks from: the gate/up in k groups where
+/// that grid is one wave, else in one; the down at full depth where one wave, else at less.
+template <class UP_GROUPED, class UP, class DOWN, class DOWN_WIDE> struct GemvChoice {
+  using UpGrouped = UP_GROUPED;
+  using Up = UP;
+  using Down = DOWN;
+  using DownWide = DOWN_WIDE;
+};
+using GemvDefaultChoice = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvFewPairsConfig, GemvDepth3Config>;
+// Oracles (wrong answers; times only): the gate/up's, the down's or both GEMVs'
+// k loops without the dequantization (`gemv-nodq-up`, `gemv-nodq-down`, `gemv-nodq`).
+template <bool UP, bool DOWN>
+using GemvNoDequantChoice = GemvChoice<GemvConfig<4, 2, 3, 2, UP>, GemvConfig<4, 4, 4, 1, UP>,
+                                       GemvConfig<4, 4, 4, 1, DOWN>, GemvConfig<4, 3, 5, 1, DOWN>>;
 
 } // namespace archscope::w4a16

@@ -35,10 +35,11 @@ namespace archscope::w4a16 {
 /// only): the warps on the same rows, each on its k group (gemvGroupTiles);
 /// DEPTH k tiles in registers per warp (DEPTH - 1 in flight while one is
 /// computed); MIN_CTAS caps registers (__launch_bounds__).
-/// L2AHEAD: the k tiles past the registers that each warp has asked L2 for
-/// (one bulk prefetch of the tile's 2 KB and one of its scales, sm_90+).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, int L2AHEAD_ = 0> struct GemvConfig {
-  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_, L2AHEAD = L2AHEAD_;
+/// NO_DEQUANT: an oracle (wrong answers): the MMAs take the e2m1 words as they
+/// are, so only the dequantization's instructions are gone.
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, bool NO_DEQUANT_ = false> struct GemvConfig {
+  static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_;
+  static constexpr bool NO_DEQUANT = NO_DEQUANT_;
   static constexpr int THREADS = WARPS * KGROUPS * 32;
 };
 
@@ -139,19 +140,6 @@ __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTil
   }
 }
 
-/// Lane 0 asks L2 for whole k tile kt of the warp's block (lane 0's chunk and
-/// scale word are the tile's first bytes), if it is below `last`.
-template <class C> __device__ __forceinline__ void prefetchKTileL2(const GemvRows& r, int kt, int last, int lane) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (C::L2AHEAD > 0 && lane == 0 && kt < last && kt < r.wholeTiles) {
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(r.w + size_t(kt) * kLayoutTileBytes),
-                 "n"(kLayoutTileBytes));
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(r.s + size_t(kt) * kLayoutScaleTileBytes),
-                 "n"(kLayoutScaleTileBytes));
-  }
-#endif
-}
-
 /// The MMAs of one k tile: set s takes rows p + 4s (MMA row g) and p + 4s + 8
 /// (g + 8), each word w of the lane's chunk two MMAs into the one accumulator;
 /// x[s] is where the lane reads set s's activations (its own chunk, or zeros:
@@ -159,6 +147,7 @@ template <class C> __device__ __forceinline__ void prefetchKTileL2(const GemvRow
 /// rows p and p + 8 (those of set 1 are 128 bytes on), copied by the lane and
 /// its neighbour; `pick` takes the bytes of groups 2q, 2q + 1 from each (the
 /// top row's two, then the bottom's).
+template <bool NO_DEQUANT = false>
 __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], const uint8_t* pairs,
                                              uint32_t pick, float (&acc)[4]) {
   uint32_t scales[2][4];
@@ -177,8 +166,12 @@ __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* 
     for (int w = 0; w < 4; ++w) {
       const uint4 b = *reinterpret_cast<const uint4*>(x[s] + w * 16);
       uint32_t up[4], down[4]; // MMA rows g and g + 8
-      dequantWord(words[s][w], scales[s][w / 2], up);
-      dequantWord(words[s + 2][w], scales[s][2 + w / 2], down);
+      if constexpr (NO_DEQUANT) {
+        for (int i = 0; i < 4; ++i) up[i] = words[s][w] ^ scales[s][i], down[i] = words[s + 2][w] ^ scales[s][i];
+      } else {
+        dequantWord(words[s][w], scales[s][w / 2], up);
+        dequantWord(words[s + 2][w], scales[s][2 + w / 2], down);
+      }
       const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
       mmaBf16(acc, a0, b.x, b.y);
       mmaBf16(acc, a1, b.z, b.w);
@@ -228,11 +221,10 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
       uint8_t* slot = ring + d * kLayoutScaleTileBytes;
       waitAsync<DEPTH - 1>();
       __syncwarp(); // the neighbour's word
-      computeKTile(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
+      computeKTile<C::NO_DEQUANT>(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
       __syncwarp(); // read before the slot is refilled
       if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, lane, sharedAddress(slot), buf[d]);
       commitAsync();
-      prefetchKTileL2<C>(r, kt + DEPTH + C::L2AHEAD, kTiles, lane);
     }
   }
 }
@@ -246,8 +238,6 @@ __device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange ra
     if (kt < range.last) loadKTile<TAIL>(r, kt, laneTiles, lane, sharedAddress(ring + d * kLayoutScaleTileBytes), buf[d]);
     commitAsync();
   }
-#pragma unroll
-  for (int a = 0; a < C::L2AHEAD; ++a) prefetchKTileL2<C>(r, range.first + C::DEPTH + a, range.last, lane);
 }
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;

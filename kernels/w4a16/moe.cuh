@@ -34,11 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvL2x2, GemvL2x4, GemvL2Down
+  DecodeK2, Gemv, GemvNoDequantUp, GemvNoDequantDown, GemvNoDequant
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-l2-2", "gemv-l2-4", "gemv-l2-down"};
+                                            "decode-k2", "gemv", "gemv-nodq-up", "gemv-nodq-down", "gemv-nodq"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -254,8 +254,7 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
 /// UpGrouped (GemvKGroupsConfig) if it fits, else Up; down at Down if it fits,
 /// else DownWide.
-template <class G = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvFewPairsConfig, GemvDepth3Config>>
-cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+template <class G = GemvDefaultChoice> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
   using UP = typename G::UpGrouped;
   using DOWN = typename G::Down;
   const MoeShape& s = a.shape;
@@ -372,9 +371,9 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvL2x2: return launchGemv<GemvL2Configs<2>>(a, stream);
-  case TileConfig::GemvL2x4: return launchGemv<GemvL2Configs<4>>(a, stream);
-  case TileConfig::GemvL2Down: return launchGemv<GemvL2DownConfigs>(a, stream);
+  case TileConfig::GemvNoDequantUp: return launchGemv<GemvNoDequantChoice<true, false>>(a, stream);
+  case TileConfig::GemvNoDequantDown: return launchGemv<GemvNoDequantChoice<false, true>>(a, stream);
+  case TileConfig::GemvNoDequant: return launchGemv<GemvNoDequantChoice<true, true>>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
