@@ -35,7 +35,8 @@ SHAPES = {"deepseek": dict(hidden=7168, inter=2048, experts=256, topk=8),
 TOKENS = [1, 8, 32, 256, 4096]
 ITERS = {"reference": 2, "w4a16": 20}
 W4A16_CONFIGS = ["decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta", "wgmma-ws", "wgmma-medium",
-                 "wgmma-small", "wgmma-160", "decode-k2", "gemv"]
+                 "wgmma-small", "wgmma-160", "decode-k2", "gemv", "gemv-xfirst", "gemv-normal",
+                 "gemv-xfirst-normal"]
 SMALL_CASES = [  # (tokens, hidden, inter, experts, topk): odd sizes, ragged tiles
     (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6),
     # many pairs per expert: several wgmma tiles per expert (N up to 256), H % 128 == 64

@@ -65,10 +65,10 @@ template <class UP_GROUPED, class UP, class DOWN, class DOWN_WIDE> struct GemvCh
   using DownWide = DOWN_WIDE;
 };
 using GemvDefaultChoice = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvFewPairsConfig, GemvDepth3Config>;
-// Oracles (wrong answers; times only): the gate/up's, the down's or both GEMVs'
-// k loops without the dequantization (`gemv-nodq-up`, `gemv-nodq-down`, `gemv-nodq`).
-template <bool UP, bool DOWN>
-using GemvNoDequantChoice = GemvChoice<GemvConfig<4, 2, 3, 2, UP>, GemvConfig<4, 4, 4, 1, UP>,
-                                       GemvConfig<4, 4, 4, 1, DOWN>, GemvConfig<4, 3, 5, 1, DOWN>>;
+// The gate/up's token row requested before its weights (`gemv-xfirst`), no
+// test for subnormal scales in either GEMV (`gemv-normal`, timing only), both.
+template <bool X_FIRST, bool NORMAL>
+using GemvXChoice = GemvChoice<GemvConfig<4, 2, 3, 2, X_FIRST, NORMAL>, GemvConfig<4, 4, 4, 1, X_FIRST, NORMAL>,
+                               GemvConfig<4, 4, 4, 1, false, NORMAL>, GemvConfig<4, 3, 5, 1, false, NORMAL>>;
 
 } // namespace archscope::w4a16

@@ -35,11 +35,12 @@ namespace archscope::w4a16 {
 /// only): the warps on the same rows, each on its k group (gemvGroupTiles);
 /// DEPTH k tiles in registers per warp (DEPTH - 1 in flight while one is
 /// computed); MIN_CTAS caps registers (__launch_bounds__).
-/// NO_DEQUANT: an oracle (wrong answers): the MMAs take the e2m1 words as they
-/// are, so only the dequantization's instructions are gone.
-template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, bool NO_DEQUANT_ = false> struct GemvConfig {
+/// X_FIRST (gate/up): the token's row is requested before the weights, not
+/// behind them. NORMAL_SCALES: no test for subnormal block scales (timing only).
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, bool X_FIRST_ = false, bool NORMAL_SCALES_ = false>
+struct GemvConfig {
   static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_;
-  static constexpr bool NO_DEQUANT = NO_DEQUANT_;
+  static constexpr bool X_FIRST = X_FIRST_, NORMAL_SCALES = NORMAL_SCALES_;
   static constexpr int THREADS = WARPS * KGROUPS * 32;
 };
 
@@ -147,14 +148,14 @@ __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTil
 /// rows p and p + 8 (those of set 1 are 128 bytes on), copied by the lane and
 /// its neighbour; `pick` takes the bytes of groups 2q, 2q + 1 from each (the
 /// top row's two, then the bottom's).
-template <bool NO_DEQUANT = false>
+template <bool SUBNORMAL = true>
 __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], const uint8_t* pairs,
                                              uint32_t pick, float (&acc)[4]) {
   uint32_t scales[2][4];
 #pragma unroll
   for (int s = 0; s < 2; ++s) {
     const uint2 pair = *reinterpret_cast<const uint2*>(pairs + s * wholeTileScaleOffset(4, 0));
-    biasedScales(__byte_perm(pair.x, pair.y, pick), scales[s]);
+    biasedScales<SUBNORMAL>(__byte_perm(pair.x, pair.y, pick), scales[s]);
   }
   const uint32_t words[4][4] = {{t.w[0].x, t.w[0].y, t.w[0].z, t.w[0].w},
                                 {t.w[1].x, t.w[1].y, t.w[1].z, t.w[1].w},
@@ -166,12 +167,8 @@ __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* 
     for (int w = 0; w < 4; ++w) {
       const uint4 b = *reinterpret_cast<const uint4*>(x[s] + w * 16);
       uint32_t up[4], down[4]; // MMA rows g and g + 8
-      if constexpr (NO_DEQUANT) {
-        for (int i = 0; i < 4; ++i) up[i] = words[s][w] ^ scales[s][i], down[i] = words[s + 2][w] ^ scales[s][i];
-      } else {
-        dequantWord(words[s][w], scales[s][w / 2], up);
-        dequantWord(words[s + 2][w], scales[s][2 + w / 2], down);
-      }
+      dequantWord(words[s][w], scales[s][w / 2], up);
+      dequantWord(words[s + 2][w], scales[s][2 + w / 2], down);
       const uint32_t a0[4] = {up[0], down[0], up[1], down[1]}, a1[4] = {up[2], down[2], up[3], down[3]};
       mmaBf16(acc, a0, b.x, b.y);
       mmaBf16(acc, a1, b.z, b.w);
@@ -221,7 +218,7 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
       uint8_t* slot = ring + d * kLayoutScaleTileBytes;
       waitAsync<DEPTH - 1>();
       __syncwarp(); // the neighbour's word
-      computeKTile<C::NO_DEQUANT>(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
+      computeKTile<!C::NORMAL_SCALES>(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
       __syncwarp(); // read before the slot is refilled
       if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, lane, sharedAddress(slot), buf[d]);
       commitAsync();
@@ -242,31 +239,48 @@ __device__ __forceinline__ void prefetchRows(const GemvRows& r, GemvTileRange ra
 
 /// Stages an activation row of K bf16 into the padded layout, zero past K;
 /// PERMUTE: it is in natural k order (the tokens) and is permuted here. A
-/// thread issues up to AHEAD loads before its first store, not one round trip
-/// each (the down grid stages after its wait, on the critical path).
-template <bool PERMUTE> __device__ __forceinline__ void stageRow(const MoeBf16* row, int K, uint8_t* xs) {
-  constexpr int AHEAD = 4;
-  const int pieces = gemvSharedBytes(K) / kGemvChunkBytes * 4;
-  for (int first = threadIdx.x; first < pieces; first += AHEAD * blockDim.x) {
-    uint4 v[AHEAD];
+/// thread issues up to kStageAhead loads before its first store, not one round
+/// trip each (the down grid stages after its wait, on the critical path). A
+/// round is its loads (loadRowRound), then its stores (storeRowRound).
+constexpr int kStageAhead = 4;
+__device__ __forceinline__ int stagedPieces(int K) { return gemvSharedBytes(K) / kGemvChunkBytes * 4; }
+
+template <bool PERMUTE>
+__device__ __forceinline__ void loadRowRound(const MoeBf16* row, int K, int first, uint4 (&v)[kStageAhead]) {
 #pragma unroll
-    for (int u = 0; u < AHEAD; ++u) {
-      const int n = first + u * blockDim.x;
-      v[u] = make_uint4(0, 0, 0, 0);
-      if (n < pieces && n * 8 < K) {
-        const uint4* src = reinterpret_cast<const uint4*>(row) + n;
-        if constexpr (PERMUTE) {
-          uint32_t pair[4];
-          permuteActivations(__ldg(src), pair);
-          v[u] = make_uint4(pair[0], pair[1], pair[2], pair[3]);
-        } else {
-          v[u] = __ldcg(src); // written by the gate/up grid: read through L2
-        }
-      }
+  for (int u = 0; u < kStageAhead; ++u) {
+    const int n = first + u * blockDim.x;
+    v[u] = make_uint4(0, 0, 0, 0);
+    if (n < stagedPieces(K) && n * 8 < K) {
+      const uint4* src = reinterpret_cast<const uint4*>(row) + n;
+      v[u] = PERMUTE ? __ldg(src) : __ldcg(src); // the down's row: written by the gate/up grid, read through L2
     }
+  }
+}
+
+template <bool PERMUTE>
+__device__ __forceinline__ void storeRowRound(int K, int first, const uint4 (&v)[kStageAhead], uint8_t* xs) {
 #pragma unroll
-    for (int u = 0; u < AHEAD; ++u)
-      if (first + u * blockDim.x < pieces) *reinterpret_cast<uint4*>(xs + gemvStagedOffset(first + u * blockDim.x)) = v[u];
+  for (int u = 0; u < kStageAhead; ++u) {
+    const int n = first + u * blockDim.x;
+    if (n >= stagedPieces(K)) continue;
+    uint4 piece = v[u];
+    if constexpr (PERMUTE) {
+      uint32_t pair[4];
+      permuteActivations(v[u], pair);
+      piece = make_uint4(pair[0], pair[1], pair[2], pair[3]);
+    }
+    *reinterpret_cast<uint4*>(xs + gemvStagedOffset(n)) = piece;
+  }
+}
+
+/// The rounds from the one that starts at piece `first`.
+template <bool PERMUTE>
+__device__ __forceinline__ void stageRow(const MoeBf16* row, int K, uint8_t* xs, int first = threadIdx.x) {
+  for (; first < stagedPieces(K); first += kStageAhead * blockDim.x) {
+    uint4 v[kStageAhead];
+    loadRowRound<PERMUTE>(row, K, first, v);
+    storeRowRound<PERMUTE>(K, first, v, xs);
   }
 }
 
@@ -314,13 +328,21 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, q);
   const GemvTileRange range = gemvGroupTiles(kTiles, C::KGROUPS, group);
   const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
+  const MoeBf16* xRow = op.x + size_t(token) * op.K;
+  uint4 firstRound[kStageAhead];
+  if constexpr (C::X_FIRST) loadRowRound<true>(xRow, op.K, threadIdx.x, firstRound);
   GemvKTile buf[C::DEPTH];
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
   device::clearFloats(op.out, size_t(op.tokens) * op.hidden, cta * C::THREADS + threadIdx.x, ctas * C::THREADS);
-  stageRow<true>(op.x + size_t(token) * op.K, op.K, xs);
+  if constexpr (C::X_FIRST) {
+    storeRowRound<true>(op.K, threadIdx.x, firstRound, xs);
+    stageRow<true>(xRow, op.K, xs, threadIdx.x + kStageAhead * C::THREADS);
+  } else {
+    stageRow<true>(xRow, op.K, xs);
+  }
   stageZeros(op.K, xs);
   __syncthreads();
   float acc[4] = {};

@@ -34,11 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvNoDequantUp, GemvNoDequantDown, GemvNoDequant
+  DecodeK2, Gemv, GemvXFirst, GemvNormal, GemvXFirstNormal
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-nodq-up", "gemv-nodq-down", "gemv-nodq"};
+                                            "decode-k2", "gemv", "gemv-xfirst", "gemv-normal", "gemv-xfirst-normal"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -371,9 +371,9 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvNoDequantUp: return launchGemv<GemvNoDequantChoice<true, false>>(a, stream);
-  case TileConfig::GemvNoDequantDown: return launchGemv<GemvNoDequantChoice<false, true>>(a, stream);
-  case TileConfig::GemvNoDequant: return launchGemv<GemvNoDequantChoice<true, true>>(a, stream);
+  case TileConfig::GemvXFirst: return launchGemv<GemvXChoice<true, false>>(a, stream);
+  case TileConfig::GemvNormal: return launchGemv<GemvXChoice<false, true>>(a, stream);
+  case TileConfig::GemvXFirstNormal: return launchGemv<GemvXChoice<true, true>>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }
