@@ -11,7 +11,9 @@ Run from the repository root on a machine with an NVIDIA GPU, nvcc and PyTorch:
    4 GiB buffer, counting bytes read plus written) and the dense bf16 matmul rate
    (torch, 8192^3, random data), each the median of 10 timed repeats after warm-up.
 3. Checks correctness on small odd shapes (one process per shape: the default and every
-   w4a16 tile configuration forced, each on fresh inputs of that shape's one seed).
+   w4a16 tile configuration forced, each on fresh inputs of that shape's one seed), each
+   shape twice: plain, and with --quiet-blocks (zero and subnormal block scales in the even
+   experts, which take the kernels' exact scale decoders).
 4. Runs both benchmark shapes x T in {1, 8, 32, 256, 4096} (one probe process per
    family and shape: the weights are generated once and the T values are prefixes)
    and prints the table. Weight bandwidth counts only the routed experts' bytes
@@ -35,8 +37,7 @@ SHAPES = {"deepseek": dict(hidden=7168, inter=2048, experts=256, topk=8),
 TOKENS = [1, 8, 32, 256, 4096]
 ITERS = {"reference": 2, "w4a16": 20}
 W4A16_CONFIGS = ["decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta", "wgmma-ws", "wgmma-medium",
-                 "wgmma-small", "wgmma-160", "decode-k2", "gemv", "gemv-xfirst", "gemv-normal",
-                 "gemv-xfirst-normal"]
+                 "wgmma-small", "wgmma-160", "decode-k2", "gemv"]
 SMALL_CASES = [  # (tokens, hidden, inter, experts, topk): odd sizes, ragged tiles
     (1, 64, 64, 4, 1), (3, 192, 320, 7, 3), (37, 256, 128, 16, 4), (300, 512, 192, 12, 2), (700, 1024, 512, 64, 6),
     # many pairs per expert: several wgmma tiles per expert (N up to 256), H % 128 == 64
@@ -64,12 +65,13 @@ def build(family, arch, out_dir, prebuilt=""):
     return binary
 
 
-def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None, timeout=180, also=()):
+def run_probe(binary, shape, sweep, iters, env_extra=None, check_tokens=64, log=None, timeout=180, also=(),
+              extra_args=()):
     """One probe process: the sweep with the default configuration, plus `also` = [(config, [T, ...])]
     forced w4a16 configurations on the same weights (the probe's --also)."""
     cmd = [binary, "--hidden", str(shape["hidden"]), "--inter", str(shape["inter"]),
            "--experts", str(shape["experts"]), "--topk", str(shape["topk"]),
-           "--sweep", ",".join(map(str, sweep)), "--check-tokens", str(check_tokens)]
+           "--sweep", ",".join(map(str, sweep)), "--check-tokens", str(check_tokens), *extra_args]
     if iters:
         cmd += ["--iters", str(iters)]
     for config, at in also:
@@ -158,23 +160,27 @@ def measure_ceilings():
 
 
 def check_small(binaries, log):
-    """Each small case in one process: the default configuration, then (w4a16) every one forced."""
+    """Each small case in one process: the default configuration, then (w4a16) every one forced; and
+    again with --quiet-blocks (the even experts' weights have zero or subnormal block scales, which
+    the kernels decode on their exact path), each line saying how many routed experts had such scales."""
     failures = []
     for family, binary in binaries.items():
         configs = W4A16_CONFIGS if family == "w4a16" else []
-        for t, h, i, e, k in SMALL_CASES:
+        for (t, h, i, e, k), quiet in [(case, q) for case in SMALL_CASES for q in (False, True)]:
             rc, rows = run_probe(binary, dict(hidden=h, inter=i, experts=e, topk=k), [t], 0, log=log,
-                                 timeout=120, also=[(c, [t]) for c in configs])
+                                 timeout=120, also=[(c, [t]) for c in configs],
+                                 extra_args=["--quiet-blocks"] if quiet else [])
             expected = ["default"] + configs
             for n, name in enumerate(expected):
                 row = rows[n] if n < len(rows) else None
                 ok = bool(row and row.get("pass")) and (rc == 0 or rc == 1)
                 err = row.get("max_rel_err") if row else None
                 ran = row.get("config", "-") if row else "-"
-                print(f"check {family:9s} {name:12s} ({ran:12s}) T={t:4d} H={h} I={i} E={e} k={k}: "
-                      f"{'PASS' if ok else 'FAIL'} rc={rc} err={err}", flush=True)
+                marked = f" exponent-0 scale experts={row.get('exponent_zero_scale_experts')}" if quiet and row else ""
+                print(f"check {family:9s} {name:12s} ({ran:12s}) T={t:4d} H={h} I={i} E={e} k={k}"
+                      f"{' quiet' if quiet else ''}: {'PASS' if ok else 'FAIL'} rc={rc} err={err}{marked}", flush=True)
                 if not ok:
-                    failures.append((family, name, t, h, i, e, k))
+                    failures.append((family, name, t, h, i, e, k, quiet))
     return failures
 
 

@@ -46,7 +46,8 @@ STAMPS = [
     ("namespace archscope::w4a16 {\n", None),  # replaced by PRELUDE
     ("gemvGateUp(GemvOperands op) {\n  waitPrimaryGrid();\n", "  STAMP(gTraceUp, 0)\n"),
     ("  stageZeros(op.K, xs);\n  __syncthreads();\n", "  STAMP(gTraceUp, 1)\n"),
-    ("  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n", "  STAMP(gTraceUp, 2)\n"),
+    ("  if (hasRows) streamRowsFor<C, TAIL>(exact, rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);\n",
+     "  STAMP(gTraceUp, 2)\n"),
     ("group, warp, row, lane, gate, up);\n", "  STAMP(gTraceUp, 3)\n"),
     ("own their rows\");\n", "  STAMP(gTraceDown, 0)\n"),
     ("  waitPrimaryGrid(); // the activations, and `out` cleared\n", "  STAMP(gTraceDown, 1)\n"),

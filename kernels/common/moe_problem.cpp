@@ -106,14 +106,17 @@ void makeRouting(MoeProblem& p) {
   }
 }
 
-/// One expert of one tensor: N(0, 1/cols) rows, global scale from the amax.
-void makeExpertWeights(Nvfp4Weights& w, uint64_t seed, Stream stream, int expert) {
+/// One expert of one tensor: N(0, 1/cols) rows, global scale from the amax;
+/// quiet: one block in every 7th row scaled down (makeMoeProblem).
+void makeExpertWeights(Nvfp4Weights& w, uint64_t seed, Stream stream, int expert, bool quiet) {
   std::vector<float> values(size_t(w.rows) * w.cols);
   const float stddev = 1.0f / std::sqrt(float(w.cols));
   float amax = 0.0f;
   for (int r = 0; r < w.rows; ++r) {
     float* row = values.data() + size_t(r) * w.cols;
     RowRandom(seed, stream, expert, r).normals(row, w.cols, stddev);
+    if (quiet && r % 7 == 0)
+      for (int c = r / 7 % (w.cols / 16) * 16, end = c + 16; c < end; ++c) row[c] = std::ldexp(row[c], -15);
     for (int c = 0; c < w.cols; ++c) amax = std::max(amax, std::fabs(row[c]));
   }
   w.global[expert] = nvfp4::globalScaleFor(amax);
@@ -187,6 +190,16 @@ void Nvfp4Weights::dequantizeRow(int expert, int row, double* values) const {
 
 int MoeProblem::routedExperts() const { return int(std::count(routed.begin(), routed.end(), 1)); }
 
+int MoeProblem::routedExpertsWithExponentZeroScales() const {
+  const auto hasOne = [](const Nvfp4Weights& w, int e) {
+    const uint8_t* first = w.scaleRow(e, 0);
+    return std::any_of(first, first + size_t(w.rows) * (w.cols / 16), [](uint8_t b) { return (b & 0x78) == 0; });
+  };
+  int count = 0;
+  for (int e = 0; e < shape.experts; ++e) count += routed[e] && (hasOne(w1, e) || hasOne(w2, e));
+  return count;
+}
+
 int64_t MoeProblem::routedWeightBytes() const {
   return int64_t(routedExperts()) * (w1.bytesPerExpert() + w2.bytesPerExpert());
 }
@@ -219,7 +232,7 @@ void fakeQuantizeRow(double* values, int cols, float globalScale) {
   }
 }
 
-MoeProblem makeMoeProblem(const MoeShape& shape, uint64_t seed, int threads) {
+MoeProblem makeMoeProblem(const MoeShape& shape, uint64_t seed, int threads, bool quietBlocks) {
   MoeProblem p;
   p.shape = shape;
   p.seed = seed;
@@ -233,8 +246,9 @@ MoeProblem makeMoeProblem(const MoeShape& shape, uint64_t seed, int threads) {
   // Items alternate W1/W2 of each routed expert, so both halves spread over threads.
   parallelFor(int64_t(routedList.size()) * 2, threads, [&](int64_t item) {
     const int expert = routedList[item / 2];
-    if (item % 2 == 0) makeExpertWeights(p.w1, seed, kW1, expert);
-    else makeExpertWeights(p.w2, seed, kW2, expert);
+    const bool quiet = quietBlocks && expert % 2 == 0;
+    if (item % 2 == 0) makeExpertWeights(p.w1, seed, kW1, expert, quiet);
+    else makeExpertWeights(p.w2, seed, kW2, expert, quiet);
   });
   return p;
 }

@@ -57,12 +57,18 @@ struct MoeProblem {
   float xGlobalScale = 1.0f;        // amax(x) / (6*448), for activation-quantizing families
 
   int routedExperts() const;
+  /// Routed experts with a W1 or W2 block scale of exponent field 0 (zero or
+  /// subnormal ue4m3): the inputs of the kernels' exact scale decoders.
+  int routedExpertsWithExponentZeroScales() const;
   /// Bytes a kernel must read at least once: the routed experts' W1 and W2.
   int64_t routedWeightBytes() const;
 };
 
-/// Builds the problem; `threads` <= 0 means all hardware threads.
-MoeProblem makeMoeProblem(const MoeShape& shape, uint64_t seed, int threads = 0);
+/// Builds the problem; `threads` <= 0 means all hardware threads. With
+/// `quietBlocks`, every even-numbered expert has one 16-element block in every
+/// 7th row scaled by 2^-15 before quantization, so that its block scale is
+/// subnormal (or zero): weights that take the kernels' exact scale decoders.
+MoeProblem makeMoeProblem(const MoeShape& shape, uint64_t seed, int threads = 0, bool quietBlocks = false);
 
 /// Keeps the first `tokens` tokens (a prefix is exactly the smaller problem of
 /// the same seed: token rows draw from per-token streams). Recomputes `routed`

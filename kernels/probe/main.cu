@@ -139,11 +139,13 @@ void printJson(const MoeProblem& problem, const DeviceInfo& info, const RunResul
   std::printf("{\"family\":\"%s\",\"device\":\"%s\",\"cc\":\"%d.%d\",\"driver\":%d,\"runtime\":%d,"
               "\"shape\":{\"tokens\":%d,\"hidden\":%d,\"inter\":%d,\"experts\":%d,\"topk\":%d},"
               "\"seed\":%llu,\"max_rel_err\":%s,\"bound\":%g,\"pass\":%s,\"ms\":%.5f,\"timed_iters\":%d,"
-              "\"checked_tokens\":%zu,\"all_outputs_finite\":%s,\"routed_experts\":%d,\"routed_weight_bytes\":%lld%s%s%s}\n",
+              "\"checked_tokens\":%zu,\"all_outputs_finite\":%s,\"routed_experts\":%d,\"routed_weight_bytes\":%lld,"
+              "\"exponent_zero_scale_experts\":%d%s%s%s}\n",
               kFamily, info.name.c_str(), info.major, info.minor, info.driver, info.runtime, s.tokens, s.hidden,
               s.inter, s.experts, s.topk, (unsigned long long)problem.seed, error, bound, pass ? "true" : "false",
               r.ms, r.timedIters, r.checkedTokens, r.allFinite ? "true" : "false", problem.routedExperts(),
-              (long long)problem.routedWeightBytes(), config.empty() ? "" : ",\"config\":\"", config.c_str(),
+              (long long)problem.routedWeightBytes(), problem.routedExpertsWithExponentZeroScales(),
+              config.empty() ? "" : ",\"config\":\"", config.c_str(),
               config.empty() ? "" : "\"");
   std::fflush(stdout);
 }
@@ -172,7 +174,7 @@ int main(int argc, char** argv) {
 
   MoeShape shape = options.shape;
   shape.tokens = options.sweep.front(); // the largest: smaller runs are its prefixes
-  MoeProblem problem = makeMoeProblem(shape, options.seed);
+  MoeProblem problem = makeMoeProblem(shape, options.seed, 0, options.quietBlocks);
   DeviceProblem device;
   if (cudaError_t err = device.allocate(problem); err != cudaSuccess) {
     std::fprintf(stderr, "CUDA error while allocating: %s\n", cudaGetErrorString(err));

@@ -20,6 +20,7 @@ struct ProbeOptions {
   uint64_t seed = 0;
   int iters = 0;
   int checkTokens = 64;
+  bool quietBlocks = false; // --quiet-blocks: some block scales subnormal (makeMoeProblem)
   std::vector<int> sweep; // token counts, largest first
   // --also CONFIG:T1,T2 (repeatable; w4a16): after the default run at each of
   // those T, one more run with ARCHSCOPE_W4A16_CONFIG=CONFIG, on the same weights.
@@ -49,7 +50,7 @@ inline bool parseSweep(const char* text, std::vector<int>& sweep) {
 
 inline void printUsage() {
   std::fprintf(stderr, "usage: probe --tokens T --hidden H --inter I --experts E --topk k [--seed S] [--iters N]\n"
-                       "             [--check-tokens M] [--sweep T1,T2,...] [--also CONFIG:T1,T2 ...]\n"
+                       "             [--check-tokens M] [--sweep T1,T2,...] [--also CONFIG:T1,T2 ...] [--quiet-blocks]\n"
                        "             (H, I multiples of 64; k <= E; --also: w4a16 configurations, T in the sweep)\n");
 }
 
@@ -59,6 +60,10 @@ inline bool parseOptions(int argc, char** argv, ProbeOptions& o) {
   int tokens = 0;
   for (int i = 1; i < argc; ++i) {
     const char* flag = argv[i];
+    if (!std::strcmp(flag, "--quiet-blocks")) {
+      o.quietBlocks = true;
+      continue;
+    }
     const char* value = i + 1 < argc ? argv[++i] : "";
     bool ok = true;
     if (!std::strcmp(flag, "--tokens")) ok = parsePositive(value, tokens);

@@ -56,19 +56,4 @@ using GemvDepth3Config = GemvConfig<4, 3, 5>;
 // more of the dequantization (run 11's depth 6 had beaten depth 4 and 5).
 using GemvKGroupsConfig = GemvConfig<4, 2, 3, 2>;
 
-/// The GEMV configurations launchGemv picks from: the gate/up in k groups where
-/// that grid is one wave, else in one; the down at full depth where one wave, else at less.
-template <class UP_GROUPED, class UP, class DOWN, class DOWN_WIDE> struct GemvChoice {
-  using UpGrouped = UP_GROUPED;
-  using Up = UP;
-  using Down = DOWN;
-  using DownWide = DOWN_WIDE;
-};
-using GemvDefaultChoice = GemvChoice<GemvKGroupsConfig, GemvFewPairsConfig, GemvFewPairsConfig, GemvDepth3Config>;
-// The gate/up's token row requested before its weights (`gemv-xfirst`), no
-// test for subnormal scales in either GEMV (`gemv-normal`, timing only), both.
-template <bool X_FIRST, bool NORMAL>
-using GemvXChoice = GemvChoice<GemvConfig<4, 2, 3, 2, X_FIRST, NORMAL>, GemvConfig<4, 4, 4, 1, X_FIRST, NORMAL>,
-                               GemvConfig<4, 4, 4, 1, false, NORMAL>, GemvConfig<4, 3, 5, 1, false, NORMAL>>;
-
 } // namespace archscope::w4a16

@@ -35,12 +35,8 @@ namespace archscope::w4a16 {
 /// only): the warps on the same rows, each on its k group (gemvGroupTiles);
 /// DEPTH k tiles in registers per warp (DEPTH - 1 in flight while one is
 /// computed); MIN_CTAS caps registers (__launch_bounds__).
-/// X_FIRST (gate/up): the token's row is requested before the weights, not
-/// behind them. NORMAL_SCALES: no test for subnormal block scales (timing only).
-template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1, bool X_FIRST_ = false, bool NORMAL_SCALES_ = false>
-struct GemvConfig {
+template <int WARPS_, int DEPTH_, int MIN_CTAS_, int KGROUPS_ = 1> struct GemvConfig {
   static constexpr int WARPS = WARPS_, DEPTH = DEPTH_, MIN_CTAS = MIN_CTAS_, KGROUPS = KGROUPS_;
-  static constexpr bool X_FIRST = X_FIRST_, NORMAL_SCALES = NORMAL_SCALES_;
   static constexpr int THREADS = WARPS * KGROUPS * 32;
 };
 
@@ -143,19 +139,21 @@ __device__ __forceinline__ void loadKTile(const GemvRows& r, int kt, int laneTil
 
 /// The MMAs of one k tile: set s takes rows p + 4s (MMA row g) and p + 4s + 8
 /// (g + 8), each word w of the lane's chunk two MMAs into the one accumulator;
+/// EXACT_SCALES: the expert has block scales of exponent 0 (weight_layout.h's
+/// mark), which the one multiply-add of the normal decoder would get wrong;
 /// x[s] is where the lane reads set s's activations (its own chunk, or zeros:
 /// gemvActivationBases). `pairs` is where the slot holds the scale words of
 /// rows p and p + 8 (those of set 1 are 128 bytes on), copied by the lane and
 /// its neighbour; `pick` takes the bytes of groups 2q, 2q + 1 from each (the
 /// top row's two, then the bottom's).
-template <bool SUBNORMAL = true>
+template <bool EXACT_SCALES>
 __device__ __forceinline__ void computeKTile(const GemvKTile& t, const uint8_t* const (&x)[2], const uint8_t* pairs,
                                              uint32_t pick, float (&acc)[4]) {
   uint32_t scales[2][4];
 #pragma unroll
   for (int s = 0; s < 2; ++s) {
     const uint2 pair = *reinterpret_cast<const uint2*>(pairs + s * wholeTileScaleOffset(4, 0));
-    biasedScales<SUBNORMAL>(__byte_perm(pair.x, pair.y, pick), scales[s]);
+    biasedScales<EXACT_SCALES>(__byte_perm(pair.x, pair.y, pick), scales[s]);
   }
   const uint32_t words[4][4] = {{t.w[0].x, t.w[0].y, t.w[0].z, t.w[0].w},
                                 {t.w[1].x, t.w[1].y, t.w[1].z, t.w[1].w},
@@ -198,7 +196,7 @@ __device__ __forceinline__ void addKHalves(const float (&acc)[4], int g, float& 
 /// DEPTH slots of 256 bytes in shared memory), each refilled right after it
 /// is used. One cp.async group a step, empty past the range, so that waiting
 /// for all but the DEPTH - 1 newest is waiting for the tile about to be used.
-template <class C, bool TAIL>
+template <class C, bool TAIL, bool EXACT_SCALES>
 __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange range, int laneTiles, const uint8_t* xs,
                                            uint8_t* ring, int K, int lane, GemvKTile (&buf)[C::DEPTH],
                                            float (&acc)[4]) {
@@ -218,12 +216,27 @@ __device__ __forceinline__ void streamRows(const GemvRows& r, GemvTileRange rang
       uint8_t* slot = ring + d * kLayoutScaleTileBytes;
       waitAsync<DEPTH - 1>();
       __syncwarp(); // the neighbour's word
-      computeKTile<!C::NORMAL_SCALES>(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
+      computeKTile<EXACT_SCALES>(buf[d], x, slot + (lane & ~1) * 4, pick, acc);
       __syncwarp(); // read before the slot is refilled
       if (kt + DEPTH < kTiles) loadKTile<TAIL>(r, kt + DEPTH, laneTiles, lane, sharedAddress(slot), buf[d]);
       commitAsync();
     }
   }
+}
+
+/// The k loop with the decoder the expert's scales need (expertNeedsExactScales).
+template <class C, bool TAIL>
+__device__ __forceinline__ void streamRowsFor(bool exact, const GemvRows& r, GemvTileRange range, int laneTiles,
+                                              const uint8_t* xs, uint8_t* ring, int K, int lane,
+                                              GemvKTile (&buf)[C::DEPTH], float (&acc)[4]) {
+  if (exact) streamRows<C, TAIL, true>(r, range, laneTiles, xs, ring, K, lane, buf, acc);
+  else streamRows<C, TAIL, false>(r, range, laneTiles, xs, ring, K, lane, buf, acc);
+}
+
+/// Whether the repack marked this expert's scales (weight_layout.h): one byte,
+/// read while the first weights are in flight.
+__device__ __forceinline__ bool expertNeedsExactScales(const GemvOperands& op, int expert) {
+  return __ldg(op.scales + size_t(expert) * op.rowsPerExpert * (op.K / 16)) & kExactScalesMark;
 }
 
 template <class C, bool TAIL>
@@ -328,25 +341,24 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvGateUp(GemvOperan
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, q);
   const GemvTileRange range = gemvGroupTiles(kTiles, C::KGROUPS, group);
   const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
+  // The token's row is requested first: behind the weights it arrived about 3 us
+  // after the grid started, and no k tile could be computed before it.
   const MoeBf16* xRow = op.x + size_t(token) * op.K;
   uint4 firstRound[kStageAhead];
-  if constexpr (C::X_FIRST) loadRowRound<true>(xRow, op.K, threadIdx.x, firstRound);
+  loadRowRound<true>(xRow, op.K, threadIdx.x, firstRound);
+  const bool exact = expertNeedsExactScales(op, expert);
   GemvKTile buf[C::DEPTH];
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
 
   // Clear `out` (the down grid adds into it after this grid has completed).
   const size_t cta = blockIdx.y * gridDim.x + blockIdx.x, ctas = gridDim.x * gridDim.y;
   device::clearFloats(op.out, size_t(op.tokens) * op.hidden, cta * C::THREADS + threadIdx.x, ctas * C::THREADS);
-  if constexpr (C::X_FIRST) {
-    storeRowRound<true>(op.K, threadIdx.x, firstRound, xs);
-    stageRow<true>(xRow, op.K, xs, threadIdx.x + kStageAhead * C::THREADS);
-  } else {
-    stageRow<true>(xRow, op.K, xs);
-  }
+  storeRowRound<true>(op.K, threadIdx.x, firstRound, xs);
+  stageRow<true>(xRow, op.K, xs, threadIdx.x + kStageAhead * C::THREADS);
   stageZeros(op.K, xs);
   __syncthreads();
   float acc[4] = {};
-  if (hasRows) streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
+  if (hasRows) streamRowsFor<C, TAIL>(exact, rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float gate, up;
   addKHalves(acc, g, gate, up);
   const bool last = gatherKGroups<C>(reinterpret_cast<float*>(xs + gemvRowAndZerosBytes(op.K)), group, warp, row, lane, gate, up);
@@ -375,6 +387,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   const bool hasRows = block * 16 < op.hidden;     // warp-uniform: H % 16 == 0
   const int kTiles = (op.K + kGemvTileK - 1) / kGemvTileK, laneTiles = gemvLaneKTiles(op.K, q);
   const GemvRows rows = gemvRows(op, expert, hasRows ? block : 0, lane);
+  const bool exact = expertNeedsExactScales(op, expert);
   GemvKTile buf[C::DEPTH];
   const GemvTileRange range{0, kTiles};
   if (hasRows) prefetchRows<C, TAIL>(rows, range, laneTiles, ring, lane, buf);
@@ -386,7 +399,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_CTAS) gemvDown(GemvOperands
   if (!hasRows) return;
 
   float acc[4] = {};
-  streamRows<C, TAIL>(rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
+  streamRowsFor<C, TAIL>(exact, rows, range, laneTiles, xs, ring, op.K, lane, buf, acc);
   float top, bottom;
   addKHalves(acc, g, top, bottom);
   if (gemvLaneWrites(lane)) {

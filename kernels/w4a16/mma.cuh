@@ -36,10 +36,11 @@ __device__ __forceinline__ uint32_t biasedScale(uint32_t byte) {
 /// (exponent field >= 1) becomes the bf16 with exponent + 238 and the same 3
 /// mantissa bits: byte * 16 + (238 << 7), one byte-spread and one multiply-add
 /// per scale; a block with a subnormal scale (rare) takes the exact float path.
-/// SUBNORMAL = false: the caller knows none of the four is subnormal.
-template <bool SUBNORMAL = true> __device__ __forceinline__ void biasedScales(uint32_t bytes, uint32_t (&scale2)[4]) {
+/// EXACT = false: the caller knows that none of the four has exponent 0
+/// (weight_layout.h's mark), so the test and its branch go.
+template <bool EXACT = true> __device__ __forceinline__ void biasedScales(uint32_t bytes, uint32_t (&scale2)[4]) {
   bytes &= 0x7F7F7F7Fu;
-  if (SUBNORMAL && __vcmpltu4(bytes, 0x08080808u) != 0) {
+  if (EXACT && __vcmpltu4(bytes, 0x08080808u) != 0) {
 #pragma unroll
     for (int j = 0; j < 4; ++j) scale2[j] = biasedScale(bytes >> (8 * j));
     return;

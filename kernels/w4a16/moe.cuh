@@ -34,11 +34,11 @@ namespace archscope::w4a16 {
 
 enum class TileConfig {
   Decode, DecodeDeep, Medium, Prefill, WgmmaPrefill, WgmmaTwoCta, WgmmaWs, WgmmaMedium, WgmmaSmall, Wgmma160,
-  DecodeK2, Gemv, GemvXFirst, GemvNormal, GemvXFirstNormal
+  DecodeK2, Gemv
 };
 constexpr const char* kTileConfigNames[] = {"decode", "decode-deep", "medium", "prefill", "wgmma", "wgmma-2cta",
                                             "wgmma-ws", "wgmma-medium", "wgmma-small", "wgmma-160",
-                                            "decode-k2", "gemv", "gemv-xfirst", "gemv-normal", "gemv-xfirst-normal"};
+                                            "decode-k2", "gemv"};
 
 template <class C> constexpr int smemBytes() { return C::STAGES * C::STAGE_BYTES + int(sizeof(TileRows<C::BN>)); }
 
@@ -252,19 +252,19 @@ template <class C, class D = C> cudaError_t launchWithGemvConfig(const MoeDevice
 }
 
 /// The GEMVs at the configuration whose grid is one wave: gate/up at
-/// UpGrouped (GemvKGroupsConfig) if it fits, else Up; down at Down if it fits,
-/// else DownWide.
-template <class G = GemvDefaultChoice> cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
-  using UP = typename G::UpGrouped;
-  using DOWN = typename G::Down;
+/// GemvKGroupsConfig if it fits, else GemvFewPairsConfig; down at
+/// GemvFewPairsConfig if it fits, else GemvDepth3Config.
+inline cudaError_t launchGemv(const MoeDeviceArgs& a, cudaStream_t stream) {
+  using UP = GemvKGroupsConfig;
   const MoeShape& s = a.shape;
   const bool groupedUp = gemvFitsOneWave<UP>(gemvGateUpCtas<UP>(s), gemvGateUpSharedBytes<UP>(s.hidden));
-  const bool fullDown = gemvFitsOneWave<DOWN>(gemvDownCtas<DOWN>(s), gemvDownSharedBytes<DOWN>(s.inter));
+  const bool fullDown = gemvFitsOneWave<GemvFewPairsConfig>(gemvDownCtas<GemvFewPairsConfig>(s),
+                                                            gemvDownSharedBytes<GemvFewPairsConfig>(s.inter));
   if (groupedUp)
-    return fullDown ? launchWithGemvConfig<UP, DOWN>(a, stream)
-                    : launchWithGemvConfig<UP, typename G::DownWide>(a, stream);
-  return fullDown ? launchWithGemvConfig<typename G::Up, DOWN>(a, stream)
-                  : launchWithGemvConfig<typename G::Up, typename G::DownWide>(a, stream);
+    return fullDown ? launchWithGemvConfig<UP, GemvFewPairsConfig>(a, stream)
+                    : launchWithGemvConfig<UP, GemvDepth3Config>(a, stream);
+  return fullDown ? launchWithGemvConfig<GemvFewPairsConfig>(a, stream)
+                  : launchWithGemvConfig<GemvFewPairsConfig, GemvDepth3Config>(a, stream);
 }
 
 /// Config by average pairs per expert; ARCHSCOPE_W4A16_CONFIG=<name> (see
@@ -322,6 +322,17 @@ __global__ void repackProjection(const uint8_t* fromW, const uint8_t* fromS, uin
   }
 }
 
+/// Marks (weight_layout.h) each expert one of whose `bytesPerExpert` scale
+/// bytes needs the exact decoder; grid-stride over the bytes.
+__global__ void markExactScaleExperts(uint8_t* scales, int experts, size_t bytesPerExpert) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x, bytes = size_t(experts) * bytesPerExpert;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < bytes; i += stride) {
+    if (!scaleNeedsExactDecode(scales[i])) continue;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(scales + i / bytesPerExpert * bytesPerExpert);
+    atomicOr(reinterpret_cast<unsigned*>(first & ~uintptr_t(3)), kExactScalesMark << (first % 4 * 8));
+  }
+}
+
 /// Repacks one projection in place, through a scratch copy of its buffers.
 inline cudaError_t repackInPlace(uint8_t* packed, uint8_t* scales, int experts, int rows, int K, int inter,
                                  bool gateUp, cudaStream_t stream) {
@@ -334,6 +345,7 @@ inline cudaError_t repackInPlace(uint8_t* packed, uint8_t* scales, int experts, 
     const unsigned blocks = unsigned(std::min<size_t>((wBytes / 16 + 255) / 256, 8192));
     repackProjection<<<std::max(blocks, 1u), 256, 0, stream>>>(scratch, scratch + wBytes, packed, scales, experts,
                                                                 rows, K, inter, gateUp);
+    markExactScaleExperts<<<std::max(blocks / 8, 1u), 256, 0, stream>>>(scales, experts, sBytes / experts);
     err = cudaGetLastError();
   }
   if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
@@ -371,9 +383,6 @@ inline cudaError_t launchMoe_w4a16(const archscope::MoeDeviceArgs& a, cudaStream
   case TileConfig::WgmmaSmall: return launchWithWgmmaConfig<WgmmaSmallConfig>(a, stream);
   case TileConfig::Wgmma160: return launchWithWgmmaConfig<Wgmma160Config>(a, stream);
   case TileConfig::Gemv: return launchGemv(a, stream);
-  case TileConfig::GemvXFirst: return launchGemv<GemvXChoice<true, false>>(a, stream);
-  case TileConfig::GemvNormal: return launchGemv<GemvXChoice<false, true>>(a, stream);
-  case TileConfig::GemvXFirstNormal: return launchGemv<GemvXChoice<true, true>>(a, stream);
   default: return launchWithConfig<PrefillConfig>(a, stream);
   }
 }

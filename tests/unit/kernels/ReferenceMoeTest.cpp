@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -144,6 +145,23 @@ TEST(ReferenceMoe, RoutingIsTopkOfASoftmax) {
     EXPECT_EQ(experts.size(), 4u);
     EXPECT_NEAR(sum, 1.0, 1e-6);
   }
+}
+
+TEST(ReferenceMoe, QuietBlocksGiveEvenExpertsExponentZeroScales) {
+  const MoeShape shape{6, 128, 64, 8, 3};
+  const MoeProblem plain = makeMoeProblem(shape, 21, 2), quiet = makeMoeProblem(shape, 21, 2, true);
+  EXPECT_EQ(plain.routedExpertsWithExponentZeroScales(), 0);
+  int evenRouted = 0;
+  for (int e = 0; e < shape.experts; e += 2) evenRouted += quiet.routed[e];
+  ASSERT_GT(evenRouted, 0);
+  EXPECT_EQ(quiet.routedExpertsWithExponentZeroScales(), evenRouted) << "every even expert, no odd one";
+  const size_t w2Bytes = size_t(quiet.w2.rows) * quiet.w2.cols / 2;
+  for (int e = 1; e < shape.experts; e += 2)
+    EXPECT_TRUE(std::equal(quiet.w2.packedRow(e, 0), quiet.w2.packedRow(e, 0) + w2Bytes, plain.w2.packedRow(e, 0)))
+        << "odd expert " << e << " unchanged";
+  const std::vector<double> naive = naiveMoe(quiet);
+  const MoeReference ref = referenceMoe(quiet, checkedTokens(6, 64, 21), false, 2);
+  for (size_t i = 0; i < naive.size(); ++i) EXPECT_NEAR(ref.out[i], naive[i], 1e-12);
 }
 
 TEST(ReferenceMoe, GenerationIsDeterministicAndThreadIndependent) {

@@ -6,7 +6,9 @@
 // load (gemv_layout.h), and the address steps
 // gemv.cuh and loader.cuh take (whole tiles fast, the partial tile apart) land
 // where the full map says; the layout's row order is the GEMMs' (weightRow,
-// wgmmaWeightRow), so each tile's rows are whole blocks.
+// wgmmaWeightRow), so each tile's rows are whole blocks; and the repack's mark
+// for experts whose scales need the exact decoder.
+#include "../../../kernels/common/nvfp4.h"
 #include "../../../kernels/w4a16/gemv_layout.h"
 #include "../../../kernels/w4a16/tile_layout.h"
 #include "../../../kernels/w4a16/weight_layout.h"
@@ -14,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <vector>
 
@@ -166,3 +169,17 @@ TEST(W4a16WeightLayout, RowOrderIsTheGemmsOrder) {
 }
 
 } // namespace
+
+TEST(W4a16WeightLayout, ExactDecodeMarkCoversEveryScaleTheNormalDecoderGetsWrong) {
+  // The normal decoders (mma.cuh's biasedScales, wgmmaNormalScalePair) read
+  // byte * 16 + (238 << 7) as bf16, exact for exponent fields 1..15 (the wgmma
+  // test checks every such byte); bytes 0..7, the zero and the subnormals, are
+  // what the repack marks an expert for. Bit 7 is ignored, so the mark itself
+  // (set in the expert's first scale byte) never changes a scale's value.
+  for (unsigned byte = 0; byte < 256; ++byte) {
+    const float value = archscope::nvfp4::ue4m3ToFloat(uint8_t(byte));
+    EXPECT_EQ(scaleNeedsExactDecode(byte), value < std::ldexp(1.0f, -6)) << byte;
+    EXPECT_EQ(scaleNeedsExactDecode(byte | kExactScalesMark), scaleNeedsExactDecode(byte)) << byte;
+  }
+  EXPECT_EQ(kExactScalesMark & 0x7Fu, 0u) << "the mark must be the bit every decoder masks off";
+}
