@@ -323,12 +323,15 @@ __global__ void repackProjection(const uint8_t* fromW, const uint8_t* fromS, uin
 }
 
 /// Marks (weight_layout.h) each expert one of whose `bytesPerExpert` scale
-/// bytes needs the exact decoder; grid-stride over the bytes.
+/// bytes needs the exact decoder; grid-stride over the bytes. A mark already
+/// seen is not set again: an expert never loaded has only zero scales.
 __global__ void markExactScaleExperts(uint8_t* scales, int experts, size_t bytesPerExpert) {
   const size_t stride = size_t(gridDim.x) * blockDim.x, bytes = size_t(experts) * bytesPerExpert;
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < bytes; i += stride) {
     if (!scaleNeedsExactDecode(scales[i])) continue;
-    const uintptr_t first = reinterpret_cast<uintptr_t>(scales + i / bytesPerExpert * bytesPerExpert);
+    const uint8_t* expertFirst = scales + i / bytesPerExpert * bytesPerExpert;
+    if (*expertFirst & kExactScalesMark) continue;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(expertFirst);
     atomicOr(reinterpret_cast<unsigned*>(first & ~uintptr_t(3)), kExactScalesMark << (first % 4 * 8));
   }
 }
