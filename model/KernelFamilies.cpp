@@ -4,6 +4,8 @@
 
 #include "model/YamlUtil.h"
 
+#include <algorithm>
+
 namespace archscope {
 
 KernelFamilies KernelFamilies::load(const std::string &path) {
@@ -11,10 +13,18 @@ KernelFamilies KernelFamilies::load(const std::string &path) {
   yaml::requireKeys(path, root, {"version", "families"});
   KernelFamilies out;
   for (const auto &f : root["families"]) {
-    yaml::requireKeys(path, f, {"name", "feature", "kernels", "native"});
+    yaml::requireKeys(path, f, {"name", "feature", "kernels", "native", "markers"});
     KernelFamily family{yaml::str(path, f["name"], "name"), "", yaml::str(path, f["kernels"], "kernels")};
     if (f["feature"] && !f["feature"].IsNull()) family.feature = yaml::str(path, f["feature"], "feature");
     if (f["native"]) family.native = yaml::str(path, f["native"], "native") == "true";
+    family.markers = yaml::strList(path, f["markers"], "markers");
+    for (const auto &m : family.markers) {
+      try {
+        out.patterns_.emplace_back(out.families_.size(), std::regex(m));
+      } catch (const std::regex_error &e) {
+        throw inputError(yaml::where(path, f["markers"]) + ": bad marker regex '" + m + "': " + e.what());
+      }
+    }
     out.families_.push_back(std::move(family));
   }
   if (out.families_.empty()) throw inputError(path + ": no kernel families", "list them under 'families:'");
@@ -36,6 +46,25 @@ std::optional<Target> KernelFamilies::buildTarget(const KernelFamily &f, const A
   for (Variant v : {Variant::Plain, Variant::ArchSpecific, Variant::FamilySpecific})
     if (row->hasFeature(f.feature, v)) return Target{gpu, v, CodeKind::Sass};
   return std::nullopt;
+}
+
+std::vector<FamilyMark> KernelFamilies::marksIn(const std::string &path, const std::string &text) const {
+  std::vector<FamilyMark> out;
+  for (const auto &[index, re] : patterns_) {
+    const std::string &name = families_[index].name;
+    if (std::any_of(out.begin(), out.end(), [&](const FamilyMark &m) { return m.family == name; })) continue;
+    std::smatch m;
+    if (!std::regex_search(text, m, re)) continue;
+    size_t at = size_t(m.position(0));
+    size_t bol = text.rfind('\n', at);
+    bol = bol == std::string::npos ? 0 : bol + 1;
+    size_t eol = text.find('\n', at);
+    std::string line = text.substr(bol, (eol == std::string::npos ? text.size() : eol) - bol);
+    line.erase(0, line.find_first_not_of(" \t"));
+    int lineNo = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+    out.push_back({name, {path, lineNo, int(at - bol) + 1, "isa", line.substr(0, 160), "uses " + name + " (marker " + m.str(0) + ")"}});
+  }
+  return out;
 }
 
 bool KernelFamilies::availableOn(const KernelFamily &f, const ArchTable &table, ComputeCapability gpu) const {

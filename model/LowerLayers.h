@@ -9,6 +9,7 @@
 #pragma once
 #include "model/Condition.h"
 #include "model/Evidence.h"
+#include "model/KernelFamilies.h"
 #include "model/Target.h"
 
 #include <map>
@@ -37,6 +38,11 @@ struct LowerLayers {
   /// backend -> GPU -> whether its pool of prebuilt cubins (profile
   /// backend.cubins, found installed) has one for the GPU (layer binary)
   std::map<std::string, std::map<ComputeCapability, EntryCoverage>> cubinPools;
+  /// entry -> the source files its code was linked to (defining files, JIT
+  /// module sources), for reading which kernel families it runs
+  std::map<std::string, std::vector<std::string>> entryFiles;
+  /// entry -> the kernel families those files show (KernelFamilies::marksIn)
+  std::map<std::string, std::vector<FamilyMark>> entryFamilies;
   bool read = false; ///< whether the lower layers were read at all
 };
 

@@ -94,7 +94,7 @@ public:
     Decision d;
     for (const auto &g : facts_.guards) {
       if (g.kind != Kind::Reject || !appliesTo(g, b) || g.order < from || g.order >= to) continue;
-      if (g.cond.eval(e) == Tri::True) {
+      if (g.cond.evalEveryValue(e) == Tri::True) { // reached on every path (`c or not c`)
         d.verdict = Verdict::Rejected;
         d.reason = g.tree.empty() ? "the engine raises before dispatch"
                                   : "raises in " + g.tree + " before the kernel";
@@ -104,7 +104,8 @@ public:
     }
     std::vector<const GuardFact *> supports, declared, routes;
     for (const auto &g : facts_.guards) {
-      if (g.kind == Kind::Declared && appliesTo(g, b) && g.reach.eval(e) == Tri::True)
+      // An allow-list nothing enforces matters where some configuration reaches it.
+      if (g.kind == Kind::Declared && appliesTo(g, b) && g.reach.evalSomeValue(e) == Tri::True)
         declared.push_back(&g);
       if (g.backend != b) continue;
       if (g.kind == Kind::Support) supports.push_back(&g);
@@ -161,7 +162,7 @@ public:
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           readsHardware(g) && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
-    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, d)) isaLacks(b, t, d);
+    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, d)) isaLacks(b, t, e, d);
     dedupe(d.evidence);
     return d;
   }
@@ -346,24 +347,49 @@ private:
     return true;
   }
 
-  /// The backend's kernel families (profile) against the arch table: where
-  /// none of them has its ISA, the dispatch reaches code that cannot run
-  /// there (TRT-LLM-gen's tcgen05 cubins on an sm_120). validate confirms it
-  /// with ptxas.
-  bool isaLacks(const std::string &b, ComputeCapability t, Decision &d) const {
-    auto it = req_.families.find(b);
-    if (it == req_.families.end() || it->second.empty() || !req_.kernelFamilies || !req_.table) return false;
+  /// The kernel families `b` runs on `t`: read off the sources of the
+  /// entries it calls there (with the line that shows each), else the
+  /// profile's `families`; `fromCode` says which.
+  std::vector<FamilyMark> familiesOf(const std::string &b, const EvalEnv &e, bool &fromCode) const {
+    std::vector<FamilyMark> out;
+    fromCode = true;
+    if (lower_)
+      for (const auto &g : facts_.guards) {
+        if (g.kind != Kind::Calls || !appliesTo(g, b) || g.cond.eval(e) == Tri::False) continue;
+        auto it = lower_->entryFamilies.find(g.entry);
+        if (it == lower_->entryFamilies.end()) continue;
+        for (const auto &m : it->second)
+          if (std::none_of(out.begin(), out.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
+            out.push_back(m);
+      }
+    if (!out.empty()) return out;
+    fromCode = false;
+    if (auto it = req_.families.find(b); it != req_.families.end())
+      for (const auto &name : it->second) out.push_back({name, {}});
+    return out;
+  }
+
+  /// The backend's kernel families against the arch table: where none of
+  /// them has its ISA, the dispatch reaches code that cannot run there
+  /// (TRT-LLM-gen's tcgen05 cubins on an sm_120). validate confirms it with
+  /// ptxas.
+  bool isaLacks(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
+    bool fromCode = false;
+    auto families = familiesOf(b, e, fromCode);
+    if (families.empty() || !req_.kernelFamilies || !req_.table) return false;
     std::string names, features;
-    for (const auto &name : it->second) {
-      const KernelFamily *f = req_.kernelFamilies->find(name);
+    for (const auto &mark : families) {
+      const KernelFamily *f = req_.kernelFamilies->find(mark.family);
       if (!f || req_.kernelFamilies->availableOn(*f, *req_.table, t)) return false;
-      names += (names.empty() ? "" : " or ") + name;
-      features += (features.empty() ? "" : ", ") + (f->feature.empty() ? name : f->feature);
+      names += (names.empty() ? "" : " or ") + mark.family;
+      features += (features.empty() ? "" : ", ") + (f->feature.empty() ? mark.family : f->feature);
     }
     d.verdict = Verdict::CrashRisk;
     d.lacking = "isa";
-    d.reason = b + " runs " + names + " kernels (profile), and " + t.name() + " has no " + features +
-               " (arch table); archscope validate checks it with ptxas";
+    d.reason = b + " runs " + names + " kernels (" + (fromCode ? "read off its linked sources" : "profile, not read off the code") +
+               "), and " + t.name() + " has no " + features + " (arch table); archscope validate checks it with ptxas";
+    if (fromCode)
+      for (const auto &mark : families) d.evidence.push_back(mark.where);
     d.evidence.push_back({"", 0, 0, "isa", "", "kernel family " + names + ": needs " + features + ", absent on " +
                                                    t.name()});
     return true;

@@ -99,12 +99,12 @@ Profile Profile::load(const std::string &path) {
 Profile Profile::generic() {
   Profile p;
   p.id = "generic";
-  p.selectors = {"backend", "moe_backend", "runner_backend", "moe_runner_backend", "get_moe_backend",
+  p.selectors = {"moe_backend", "runner_backend", "moe_runner_backend", "get_moe_backend",
                  "get_moe_runner_backend", "kernel_backend"};
   p.quantFlags = {"quantization", "quant", "quant_method"};
   QuantProfile q;
   q.name = "nvfp4";
-  q.flags = {"nvfp4", "modelopt_fp4", "fp4"};
+  q.flags = {"nvfp4", "modelopt_fp4"};
   p.quants.push_back(q);
   return p;
 }

@@ -134,6 +134,7 @@ std::vector<Profile> detectedProfiles(const std::string &dataDir, const std::vec
 }
 
 Profile chooseProfile(const Options &opts, const std::string &dataDir, const fs::path &engineRoot) {
+  if (opts.noProfile) return Profile::generic();
   if (!opts.profile.empty()) return Profile::load(opts.profile);
   std::error_code ec;
   std::vector<fs::path> files;
@@ -238,6 +239,21 @@ static void addCubinPools(LowerLayers &lower, const std::vector<binary::CubinPoo
   }
 }
 
+/// The kernel families each linked entry's sources show (markers of
+/// data/kernel-families.yaml), each file read once.
+static void addFamilyMarks(LowerLayers &lower, const KernelFamilies &families) {
+  std::map<std::string, std::vector<FamilyMark>> byFile;
+  for (const auto &[entry, files] : lower.entryFiles)
+    for (const auto &f : files) {
+      if (!byFile.count(f)) byFile[f] = families.marksIn(f, readSmall(f));
+      for (const auto &m : byFile[f]) {
+        auto &marks = lower.entryFamilies[entry];
+        bool seen = std::any_of(marks.begin(), marks.end(), [&](const FamilyMark &x) { return x.family == m.family; });
+        if (!seen) marks.push_back(m);
+      }
+    }
+}
+
 /// Lower-layer evidence named the way the Python facts name files: relative
 /// to the engine tree, or to a dependency tree behind its folder name.
 static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> &roots) {
@@ -266,6 +282,8 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
         for (auto &e : c.chain) rename(e);
         rename(c.refusal);
       }
+  for (auto &[entry, marks] : lower.entryFamilies)
+    for (auto &m : marks) rename(m.where);
 }
 
 std::string dataDirOf(const Options &opts) { return opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir; }
@@ -293,7 +311,7 @@ AuditResult runAudit(const Options &opts) {
   // What the profiles of the libraries present (a --with tree, or a package
   // beside the engine in one site-packages folder) know about their code
   // comes along.
-  for (const auto &other : detectedProfiles(dataDir, trees)) {
+  for (const auto &other : opts.noProfile ? std::vector<Profile>{} : detectedProfiles(dataDir, trees)) {
     for (const auto &[k, v] : other.attributes) profile.attributes.emplace(k, v);
     for (const auto &[k, v] : other.families) profile.families.emplace(k, v);
     for (const auto &[k, v] : other.cubins) profile.cubins.emplace(k, v);
@@ -393,13 +411,25 @@ AuditResult runAudit(const Options &opts) {
       },
       [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
   addCubinPools(lower, binary::readCubinPools(linkReq.roots, profile.cubins), req.targets);
+  addFamilyMarks(lower, kernelFamilies);
   nameLikeTheTrees(lower, linkReq.roots);
   timer.lap("link", std::to_string(lower.entries.size()) + " compiled entries");
   result.matrix = buildMatrix(extracted.facts, req, &lower);
+  std::map<std::string, std::vector<std::string>> inferredFamilies;
   timer.lap("matrix");
   result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;
+  // What validate compiles for a backend: the families its linked code shows, where any.
+  for (const auto &g : result.facts.guards) {
+    if (g.kind != GuardFact::Kind::Calls || g.backend.empty()) continue;
+    auto marks = result.lower.entryFamilies.find(g.entry);
+    if (marks == result.lower.entryFamilies.end()) continue;
+    auto &names = inferredFamilies[g.backend];
+    for (const auto &m : marks->second)
+      if (std::find(names.begin(), names.end(), m.family) == names.end()) names.push_back(m.family);
+  }
+  for (auto &[backend, names] : inferredFamilies) result.families[backend] = names;
   result.archMacros = profile.archMacros;
   result.quantFlags = {quant->flags.begin(), quant->flags.end()};
   result.roots.push_back(engineRoot.string());

@@ -57,6 +57,8 @@ options:
                         arch-table GPU from sm_80; 'all' for every row)
   --quant NAME          quant format of the profile (default: its first, nvfp4)
   --profile FILE        engine profile YAML (default: detected from the tree)
+  --no-profile          no profile, not even a detected one: everything inferred
+                        from the code
   --cuda VERSION        CUDA toolkit assumed for version checks (default 13.0)
   --color, --no-color   force colour on or off (default: on for a terminal)
   -q, --quiet           no progress or warnings on standard error
@@ -118,6 +120,7 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     else if (a == "--targets") opts.targets = splitList(next());
     else if (a == "--quant") opts.quant = next();
     else if (a == "--profile") opts.profile = next();
+    else if (a == "--no-profile") opts.noProfile = true;
     else if (a == "--cuda") opts.cuda = next();
     else if (a == "--data-dir") opts.dataDir = next();
     else if (a == "--color") opts.color = true;
@@ -189,6 +192,8 @@ bool parseOptions(int argc, char **argv, Options &opts) {
   if (!lintSarif && std::find(formats.begin(), formats.end(), opts.format) == formats.end())
     throw usageError("unknown format '" + opts.format + "'", "use text, json, yaml or markdown");
   if (!opts.output.empty()) opts.color = false;
+  if (opts.noProfile && !opts.profile.empty())
+    throw usageError("--profile and --no-profile exclude each other");
   return true;
 }
 

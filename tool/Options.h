@@ -16,6 +16,7 @@ struct Options {
   std::vector<std::string> targets; ///< sm_90,sm_120 ("" = arch table, CC >= 8.0)
   std::string quant;                ///< quant format ("" = the profile's first)
   std::string profile;              ///< profile YAML ("" = detect)
+  bool noProfile = false;           ///< no profile at all: generic inference only
   std::string cuda;                 ///< assumed toolkit ("" = arch table default)
   std::string dataDir;              ///< arch table and profiles
   std::string explainBackend, explainTarget;

@@ -33,6 +33,9 @@ struct Vocabulary {
   /// Python modules the trees' C++ builds with pybind11 (PYBIND11_MODULE):
   /// a call of MOD.FUNC is a compiled entry, `pybind:MOD.FUNC`.
   std::set<std::string> extensionModules;
+  /// The quant format audited (nvfp4): `isinstance(x, C)` with C named for a
+  /// format (`FlashInferTrtllmFp8MoeQuantInfo`) is decided by that name.
+  std::string quantName;
 };
 
 class FlowSink {

@@ -9,12 +9,13 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/Interpreter.h"
 
-#include <functional>
-
 #include "matchers/python/CapabilityTerms.h"
+#include "matchers/python/FormatNames.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -176,6 +177,11 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     // default the code itself offers.
     Value v = attributeOf(args[0], args[1].text, text);
     return v.is(K::Unknown) ? args[2] : v;
+  }
+  if (dotted == "isinstance" && args.size() == 2) {
+    std::string cls = args[1].is(K::Class) ? className(args[1].cls) : lastComponent(args[1].text);
+    if (auto same = namesFormat(cls, vocab_.quantName))
+      return Value::boolean(*same ? Condition::truth() : Condition::falsity());
   }
   if (isJitBuilder(name)) return jitModuleFrom(args, kwargs);
   if (name == "map" && args.size() == 2) return args[1];

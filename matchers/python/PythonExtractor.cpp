@@ -16,6 +16,7 @@
 #include "matchers/python/PythonExtractor.h"
 
 #include "matchers/python/FactSink.h"
+#include "matchers/python/FormatNames.h"
 #include "matchers/python/Interpreter.h"
 #include "model/PhaseTimer.h"
 
@@ -27,12 +28,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <set>
 #include <thread>
 
 namespace archscope::py {
 namespace {
+namespace fs = std::filesystem;
 
 /// Whether a line of the file opens a backend enum: `class NAME(` for the
 /// profile's enum names, else any `class ...Backend(...Enum...)`.
@@ -252,10 +255,144 @@ std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::strin
   return out;
 }
 
-/// Without a profile: every engine module that names a backend enum found by
-/// the catalogue, or talks of a backend and of the device capability; in path
-/// order.
-std::vector<ScopeSpec> genericScope(ModuleIndex &index, Interpreter &in) {
+/// Whether `text` holds `word` as a whole identifier.
+bool mentionsWord(std::string_view text, const std::string &word) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t p = text.find(word); p != std::string_view::npos; p = text.find(word, p + 1)) {
+    size_t end = p + word.size();
+    if ((p == 0 || !ident(text[p - 1])) && (end >= text.size() || !ident(text[end]))) return true;
+  }
+  return false;
+}
+
+/// Whether `text` holds one of the quant's flag values as a string literal.
+bool quotesFlag(std::string_view text, const QuantProfile &quant) {
+  for (const auto &f : quant.flags)
+    if (text.find("\"" + f + "\"") != std::string_view::npos || text.find("'" + f + "'") != std::string_view::npos)
+      return true;
+  return false;
+}
+
+/// A class named for the format's MoE path: `ModelOptNvFp4FusedMoEMethod`
+/// for nvfp4 (not `Mxfp4MoEMethod`: another format).
+bool namesQuantMoe(std::string name, const QuantProfile &quant) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name.find("moe") != std::string::npos && name.find(quant.name) != std::string::npos;
+}
+
+/// Folders of a checkout that hold no serving code: tools, tests, examples.
+bool outsideServingCode(const std::string &relPath) {
+  for (const char *dir : {"tools/", "tests/", "test/", "benchmarks/", "examples/", "docs/", "scripts/"})
+    if (relPath.rfind(dir, 0) == 0 || relPath.find(std::string("/") + dir) != std::string::npos) return true;
+  return false;
+}
+
+bool mentionsMoe(std::string_view text) {
+  for (const char *w : {"moe", "Moe", "MoE", "MOE"})
+    if (text.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+/// A vLLM-style oracle found from the code: a module-level `def select_*`
+/// named for the format (`select_nvfp4_moe_backend`) holding an ordered list
+/// of backend enum members (`AVAILABLE_BACKENDS = [NvFp4MoeBackend.B12X,
+/// ...]`) and a loop over a function of each (`for k in
+/// backend_to_kernel_cls(backend)`: the kernel map); the device check is the
+/// `_supports_current_device`-style method the engine's kernel classes
+/// define most. Returns the quant with its oracle and that function as scope.
+std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfile &quant) {
+  static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
+  static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*\w*Backend\.)");
+  static const std::regex kernelLoop(R"(for \w+ in (\w+)\(\w+\):)");
+  static const std::regex deviceCheckDef(R"(\bdef (_?supports?_\w*device\w*)\()");
+  const SourceTree &engine = index.trees()[0];
+  std::map<std::string, int> checkNames;
+  std::optional<QuantProfile> found;
+  for (const auto &f : engine.files()) {
+    const std::string *text = engine.read(f);
+    if (!text || outsideServingCode(f.relPath)) continue;
+    for (auto it = std::sregex_iterator(text->begin(), text->end(), deviceCheckDef); it != std::sregex_iterator(); ++it)
+      ++checkNames[(*it)[1]];
+    if (found || text->find("def select_") == std::string::npos) continue;
+    for (auto it = std::sregex_iterator(text->begin(), text->end(), selectDef); it != std::sregex_iterator(); ++it) {
+      std::string name = (*it)[1];
+      std::string lower = name;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (lower.find(quant.name) == std::string::npos) continue;
+      size_t start = size_t(it->position()), end = text->find("\ndef ", start + 1);
+      std::string body = text->substr(start, end == std::string::npos ? std::string::npos : end - start);
+      std::smatch list, loop;
+      if (!std::regex_search(body, list, candidatesList) || !std::regex_search(body, loop, kernelLoop)) continue;
+      QuantProfile q = quant;
+      q.scope = {{f.relPath, name}};
+      q.candidates = list[1];
+      q.kernelMap = loop[1];
+      found = q;
+      break;
+    }
+  }
+  if (!found || checkNames.empty()) return std::nullopt;
+  found->deviceCheck = std::max_element(checkNames.begin(), checkNames.end(), [](const auto &a, const auto &b) {
+                         return a.second < b.second;
+                       })->first;
+  return found;
+}
+
+/// The NVFP4 path of an engine no profile describes, found from the code:
+/// MoE functions that compare the quant flag with the format's values and
+/// read the selected backend (server-argument resolution), then the classes
+/// named for the format's MoE method, in path order. Both run for this format
+/// and no other.
+std::vector<ScopeSpec> quantStages(ModuleIndex &index, const QuantProfile &quant, const Vocabulary &vocab,
+                                   const std::optional<QuantProfile> &oracle) {
+  const SourceTree &engine = index.trees()[0];
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
+  for (const auto &f : engine.files())
+    if (const std::string *text = engine.read(f); text && !outsideServingCode(f.relPath) && quotesFlag(*text, quant))
+      candidates.push_back({&engine, &f});
+  index.prefetch(candidates);
+  std::vector<ScopeSpec> configuration, methods;
+  auto readsSelector = [&](std::string_view body) {
+    return std::any_of(vocab.selectors.begin(), vocab.selectors.end(),
+                       [&](const std::string &s) { return mentionsWord(body, s); });
+  };
+  for (const auto &[tree, file] : candidates) {
+    Module *m = index.moduleForFile(*tree, *file);
+    if (!m || !m->parsed) continue;
+    auto consider = [&](TSNode def, const std::string &qualname) {
+      std::string_view body = m->parsed->text(def);
+      if (quotesFlag(body, quant) && readsSelector(body) && mentionsMoe(body))
+        configuration.push_back({file->relPath, qualname});
+    };
+    for (TSNode stmt : namedChildren(m->parsed->root())) {
+      TSNode def = type(stmt) == "decorated_definition" ? field(stmt, "definition") : stmt;
+      std::string name = type(def) == "function_definition" || type(def) == "class_definition"
+                             ? std::string(m->parsed->text(field(def, "name")))
+                             : "";
+      if (type(def) == "function_definition") consider(def, name);
+      if (type(def) != "class_definition") continue;
+      if (namesQuantMoe(name, quant)) {
+        methods.push_back({file->relPath, name});
+        continue;
+      }
+      for (TSNode member : namedChildren(field(def, "body"))) {
+        TSNode fn = type(member) == "decorated_definition" ? field(member, "definition") : member;
+        if (type(fn) == "function_definition") consider(fn, name + "." + std::string(m->parsed->text(field(fn, "name"))));
+      }
+    }
+  }
+  configuration.insert(configuration.end(), methods.begin(), methods.end());
+  if (oracle) configuration.insert(configuration.begin(), oracle->scope.begin(), oracle->scope.end());
+  return configuration;
+}
+
+/// Every engine module that names a backend enum found by the catalogue, or
+/// talks of a backend and of the device capability; in path order. Without a
+/// profile these are walked for their dispatch branches (which backend leads
+/// to which kernel); where format-specific stages were found (`quantStages`),
+/// what they raise, select or call outside a backend's branch may belong to
+/// another format's path (an assert in the GPTQ kernels) and is dropped.
+std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in) {
   std::vector<std::string> enums;
   for (const auto &cls : in.backendClasses()) enums.push_back(in.className(cls));
   std::vector<ScopeSpec> out;
@@ -286,16 +423,40 @@ void runSelectingStagesFirst(Facts &facts, size_t firstFact) {
   }
 }
 
-void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
-                Facts &facts) {
+/// Whether every stage the profile names exists: a profile naming a file or
+/// function the tree lacks (an older revision) must change no verdict, so
+/// such a scope is replaced by the inferred one.
+bool scopeExists(ModuleIndex &index, Interpreter &in, const std::vector<ScopeSpec> &scope) {
+  for (const auto &spec : scope) {
+    Module *m = scopeModule(index, spec.file);
+    if (!m || scopeFunctions(in, m, spec.qualname).empty()) return false;
+  }
+  return true;
+}
+
+void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, const Vocabulary &vocab,
+                const std::optional<QuantProfile> &oracle, FactSink &sink, Facts &facts) {
   // A profile with entries but no scope (a library audited alone) walks only
-  // its entries; with neither, the generic scope applies.
-  bool generic = quant.scope.empty() && quant.entries.empty() && quant.kernelMap.empty();
-  std::vector<ScopeSpec> scope = generic ? genericScope(index, in) : quant.scope;
-  size_t firstFact = facts.guards.size();
+  // its entries; with neither, the scope is inferred.
+  bool inferred = quant.scope.empty() && quant.entries.empty() && quant.kernelMap.empty();
+  if (!quant.scope.empty() && !scopeExists(index, in, quant.scope)) {
+    facts.warnings.push_back("profile scope of " + quant.name +
+                             " names code this tree lacks; the scope is inferred from the code instead");
+    inferred = true;
+  }
+  std::vector<ScopeSpec> scope = inferred ? quantStages(index, quant, vocab, oracle) : quant.scope;
+  size_t quantStageCount = inferred ? scope.size() : 0;
+  if (inferred) {
+    auto broad = backendModules(index, in);
+    scope.insert(scope.end(), broad.begin(), broad.end());
+  }
+  size_t firstFact = facts.guards.size(), firstBroadFact = SIZE_MAX;
+  std::vector<std::pair<size_t, std::string>> broadStarts; // (first fact, module file) of each broad stage
   PhaseTimer timer;
   for (size_t stage = 0; stage < scope.size(); ++stage) {
     if (stage > 0) timer.lap("stage", scope[stage - 1].text());
+    if (stage == quantStageCount) firstBroadFact = facts.guards.size();
+    if (stage >= quantStageCount) broadStarts.push_back({facts.guards.size(), scope[stage].file});
     const auto &spec = scope[stage];
     Module *m = scopeModule(index, spec.file);
     if (!m) {
@@ -303,9 +464,9 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
       continue;
     }
     auto fns = scopeFunctions(in, m, spec.qualname);
-    // A scope the profile names but that holds nothing is worth a warning; one
-    // the generic scope picked (a file that only defines the enum) is not.
-    if (fns.empty() && !generic) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
+    // A scope the profile names but that holds nothing is worth a warning; an
+    // inferred one (a file that only defines the enum) is not.
+    if (fns.empty() && !inferred) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
     sink.setStage(int(stage));
     for (const auto &fn : fns) {
       Value self;
@@ -320,7 +481,29 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
     }
   }
   if (!scope.empty()) timer.lap("stage", scope.back().text());
-  if (generic) runSelectingStagesFirst(facts, firstFact);
+  if (!inferred) return;
+  if (quantStageCount > 0 && firstBroadFact < facts.guards.size()) {
+    // In the broad modules, a raise, selection or kernel call counts only
+    // inside a dispatch branch of some backend (false for a backend the code
+    // never names): there it is that backend's path.
+    // That holds in the MoE modules only, and not in those named for another
+    // format (layers/quantization/mxfp4.py).
+    EvalEnv none;
+    none.backend = "__no_backend__";
+    std::vector<GuardFact> kept(facts.guards.begin(), facts.guards.begin() + long(firstBroadFact));
+    size_t stage = 0;
+    for (size_t i = firstBroadFact; i < facts.guards.size(); ++i) {
+      while (stage + 1 < broadStarts.size() && broadStarts[stage + 1].first <= i) ++stage;
+      const GuardFact &g = facts.guards[i];
+      const std::string &file = broadStarts[stage].second;
+      bool moeModule = mentionsMoe(file) && namesFormat(fs::path(file).stem().string(), quant.name) != false;
+      bool pathKind = g.kind == GuardFact::Kind::Reject || g.kind == GuardFact::Kind::Select ||
+                      g.kind == GuardFact::Kind::Calls;
+      if (!pathKind || (moeModule && g.cond.eval(none) == Tri::False)) kept.push_back(g);
+    }
+    facts.guards = std::move(kept);
+  }
+  runSelectingStagesFirst(facts, firstFact);
 }
 
 /// Resolves "pkg.mod.name.attr" to a value through modules and attributes.
@@ -533,6 +716,37 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
   }
 }
 
+/// Attributes filled with the capability of every GPU present, found from
+/// the code (FlashInfer's CompilationContext): inside `class C`, a loop
+/// `for d in range(torch.cuda.device_count()):` whose body reads
+/// `get_device_capability(` and adds to `self.X` (`.add(` / `.append(`)
+/// makes `C.X` a device_capability_list, as a profile's `attributes` would.
+void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::string> &attributes) {
+  static const std::regex loop(R"(\n([ \t]+)for \w+ in range\((?:torch\.)?cuda\.device_count\(\)\):)");
+  static const std::regex adds(R"(self\.(\w+)\.(?:add|append)\()");
+  static const std::regex cls(R"((?:^|\n)class (\w+))");
+  for (const auto &tree : index.trees())
+    for (const auto &f : tree.files()) {
+      const std::string *text = tree.read(f);
+      if (!text || text->find("device_count()") == std::string::npos) continue;
+      for (auto it = std::sregex_iterator(text->begin(), text->end(), loop); it != std::sregex_iterator(); ++it) {
+        size_t start = size_t(it->position() + it->length()), indent = (*it)[1].length(), end = start;
+        while ((end = text->find('\n', end + 1)) != std::string::npos) { // the loop body: deeper lines
+          size_t n = text->find_first_not_of(" \t", end + 1);
+          if (n != std::string::npos && text->at(n) != '\n' && n - end - 1 <= indent) break;
+        }
+        std::string body = text->substr(start, (end == std::string::npos ? text->size() : end) - start);
+        std::smatch add, owner;
+        if (body.find("get_device_capability(") == std::string::npos || !std::regex_search(body, add, adds)) continue;
+        std::string before = text->substr(0, size_t(it->position()));
+        std::string name;
+        for (auto c = std::sregex_iterator(before.begin(), before.end(), cls); c != std::sregex_iterator(); ++c)
+          name = (*c)[1];
+        if (!name.empty()) attributes.emplace(name + "." + add[1].str(), "device_capability_list");
+      }
+    }
+}
+
 /// Reads every Python file of every tree once, on all cores; the literal
 /// prefilters then scan memory.
 void readAllFiles(ModuleIndex &index) {
@@ -567,10 +781,12 @@ void prefetchDispatchCode(ModuleIndex &index, const QuantProfile &quant) {
 ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant,
                             const std::set<std::string> &extensionModules) {
   ExtractResult r;
-  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums, profile.attributes, extensionModules};
-  Interpreter in(index, vocab);
+  Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums, profile.attributes, extensionModules,
+                   quant.name};
   PhaseTimer timer;
   readAllFiles(index);
+  inferCapabilityLists(index, vocab.attributeValues);
+  Interpreter in(index, vocab);
   timer.lap("read", std::to_string(index.parsedCount()) + " modules parsed so far");
   // The predicate table is independent of dispatch: it runs beside it, with
   // its own interpreter over the shared (thread-safe) module index.
@@ -584,10 +800,13 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("backends", std::to_string(index.parsedCount()) + " modules parsed so far");
   prefetchDispatchCode(index, quant);
   FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
-  walkScopes(index, in, quant, sink, r.facts);
+  // Without a profile's oracle, one found in the code.
+  std::optional<QuantProfile> oracle =
+      quant.kernelMap.empty() && quant.scope.empty() ? discoverOracle(index, quant) : std::nullopt;
+  walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
   walkEntries(index, in, quant, sink, r.facts);
   walkRegistered(index, in, quant, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
-  readOracle(index, in, quant, r.backends, r.facts);
+  readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
   timer.lap("dispatch", std::to_string(index.parsedCount()) + " modules parsed so far");
   predicates.join();
   timer.lap("predicates", std::to_string(index.parsedCount()) + " modules parsed so far");

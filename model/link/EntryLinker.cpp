@@ -485,6 +485,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   timer.lap("link:guards+checks");
   for (const auto &r : resolved) {
     auto &byGpu = out.entries[r.entry];
+    out.entryFiles[r.entry] = r.defFiles;
     if (!r.unlinked.empty()) {
       for (auto gpu : req.gpus) {
         byGpu[gpu].why = r.unlinked;
