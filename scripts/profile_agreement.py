@@ -4,7 +4,10 @@ profile and with --no-profile, cells compared (verdict and, for auto, the
 backend picked). The profile's run is the reference; a cell missing from the
 --no-profile run counts as differing.
 
-usage: profile_agreement.py ARCHSCOPE ENGINE[:DEP[:DEP...]] ...
+usage: profile_agreement.py ARCHSCOPE ENGINE[:DEP...][@ROW=NAME,...] ...
+A kernel library audited alone names its rows after its entry points without
+a profile and after the profile's backends with one: ROW=NAME pairs say which
+row is which (flashinfer_cutlass=cutlass_fused_moe).
 prints one line per differing cell, then per tree: same / all, and the total.
 """
 import json
@@ -33,6 +36,8 @@ def main():
     binary = sys.argv[1]
     total_same = total = 0
     for spec in sys.argv[2:]:
+        spec, _, aliases = spec.partition("@")
+        alias = dict(pair.split("=", 1) for pair in aliases.split(",") if pair)
         trees = spec.split(":")
         ref, err = audit(binary, trees, [])
         if ref is None:
@@ -42,7 +47,7 @@ def main():
         inferred = inferred or {}
         same = 0
         for key, want in sorted(ref.items()):
-            got = inferred.get(key)
+            got = inferred.get((alias.get(key[0], key[0]), key[1]))
             if got == want:
                 same += 1
             else:

@@ -117,6 +117,8 @@ private:
   friend class FlowWalker;
   Value evalCall(TSNode node, Frame &frame);
   /// Reports a call of a compiled kernel entry to the frame's sink.
+  const std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> &jitSpecsOfGetter(const std::string &getter,
+                                                                                           Frame &f);
   void noteKernelEntry(const Value &callee, TSNode call, Frame &frame);
   Value evalAttribute(TSNode node, Frame &frame);
   Value evalComparison(TSNode node, Frame &frame);
@@ -150,6 +152,8 @@ private:
   std::map<const void *, SelfAssignments> selfAssignments_;
   long steps_ = kStepBudget;
   int sinkDepth_ = 3; ///< calls deeper than this report no facts
+  /// "module.getter" -> the JIT specs its first module-building assignment makes
+  std::map<std::string, std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>>> getterSpecs_;
 
 public:
   /// How deep a walk with a sink follows calls and still reports facts.

@@ -270,8 +270,36 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
   }
   if (std::regex_search(callee.text, m, op) && m[2] != "default")
     f.sink->kernelCalled(f.reach, "torch.ops." + m[1].str() + "." + m[2].str(), *f.mod, call);
-  else if (std::regex_match(callee.text, m, jit))
-    f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call);
+  else if (std::regex_match(callee.text, m, jit)) {
+    // The getter builds its module before wrapping it (`module = gen_X();
+    // op = module.build_and_load(); return SimpleNamespace(...)`): the spec
+    // of that first assignment says what it compiles.
+    const JitSpec *spec = nullptr;
+    for (const auto &[cond, s] : jitSpecsOfGetter(m[1].str(), f))
+      if (!cond.isFalse()) spec = s.get();
+    f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call, spec);
+  }
+}
+
+const std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> &
+Interpreter::jitSpecsOfGetter(const std::string &getter, Frame &f) {
+  std::string key = f.mod->name + "." + getter;
+  if (auto it = getterSpecs_.find(key); it != getterSpecs_.end()) return it->second;
+  auto &specs = getterSpecs_[key];
+  Value fn = resolveName(f.mod, getter);
+  if (!fn.is(Value::Kind::Func)) return specs;
+  for (TSNode stmt : namedChildren(field(fn.func.def, "body"))) {
+    if (type(stmt) != "expression_statement") continue;
+    TSNode assign = ts_node_named_child(stmt, 0);
+    if (isNull(assign) || type(assign) != "assignment" || type(field(assign, "right")) != "call") continue;
+    Frame inner{fn.func.mod, {}, f.depth + 1, nullptr};
+    Value v = evalExpr(field(assign, "right"), inner);
+    if (v.is(Value::Kind::JitModule) && !v.jit.empty()) {
+      specs = v.jit;
+      break;
+    }
+  }
+  return specs;
 }
 
 Value Interpreter::callValue(const Value &callee, std::vector<Value> args,

@@ -747,6 +747,44 @@ void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::s
     }
 }
 
+/// Whether a public name of a kernel library is one of its MoE entry points
+/// for the format: a function or a `*Wrapper` / `*Runner` class whose name
+/// says MoE and no other format; builders and helpers (`gen_`, `get_`,
+/// `has_`, `interleave_`) are not entries.
+bool isMoeEntryName(const std::string &name, bool isClass, const QuantProfile &quant) {
+  if (name.empty() || name[0] == '_' || !mentionsMoe(name) || namesFormat(name, quant.name) == false) return false;
+  for (const char *helper : {"gen_", "get_", "has_", "interleave_", "is_", "set_"})
+    if (name.rfind(helper, 0) == 0) return false;
+  if (!isClass) return true;
+  std::string_view n = name;
+  return n.ends_with("Wrapper") || n.ends_with("Runner");
+}
+
+/// A kernel library audited alone (no backend enum, no profile rows): its
+/// public MoE entry points for the format, the names its top-level package
+/// `__init__.py` imports, become the rows, each walked as an entry.
+QuantProfile libraryEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                            std::vector<std::string> &rows) {
+  QuantProfile q = quant;
+  const SourceTree &engine = index.trees()[0];
+  for (const auto &f : engine.files()) {
+    if (!f.isPackageInit || f.module.empty() || f.module.find('.') != std::string::npos) continue;
+    Module *m = index.moduleForFile(engine, f);
+    if (!m) continue;
+    for (const auto &[name, b] : m->symbols) {
+      if (b.kind != Binding::Kind::Import || b.name.empty()) continue;
+      in.resetBudget();
+      Value v = in.resolveName(m, name);
+      bool isClass = v.is(Value::Kind::Class);
+      if (!(isClass || v.is(Value::Kind::Func)) || !isMoeEntryName(name, isClass, quant)) continue;
+      if (std::find(rows.begin(), rows.end(), name) != rows.end()) continue;
+      rows.push_back(name);
+      q.entries[name] = {m->name + "." + name};
+    }
+  }
+  return q;
+}
+
 /// Reads every Python file of every tree once, on all cores; the literal
 /// prefilters then scan memory.
 void readAllFiles(ModuleIndex &index) {
@@ -798,13 +836,18 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   r.backends = catalogBackends(index, in, r.facts);
   r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
   timer.lap("backends", std::to_string(index.parsedCount()) + " modules parsed so far");
-  prefetchDispatchCode(index, quant);
+  // A library audited alone: its entry points are the rows.
+  QuantProfile library;
+  bool alone = r.backends.empty() && profile.backends.empty() && quant.entries.empty() && quant.scope.empty();
+  if (alone) library = libraryEntries(index, in, quant, r.backends);
+  const QuantProfile &walked = alone ? library : quant;
+  prefetchDispatchCode(index, walked);
   FactSink sink(in, r.facts, profile.backends.empty() ? r.backends : profile.backends);
   // Without a profile's oracle, one found in the code.
   std::optional<QuantProfile> oracle =
       quant.kernelMap.empty() && quant.scope.empty() ? discoverOracle(index, quant) : std::nullopt;
-  walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
-  walkEntries(index, in, quant, sink, r.facts);
+  if (!alone) walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
+  walkEntries(index, in, walked, sink, r.facts);
   walkRegistered(index, in, quant, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
   readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
   timer.lap("dispatch", std::to_string(index.parsedCount()) + " modules parsed so far");
