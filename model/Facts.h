@@ -48,6 +48,10 @@ struct GuardFact {
   /// Calls of a JIT module whose builder the walk saw: its sources as literal
   /// path suffixes and its literal -D/-U flags (empty otherwise).
   std::vector<std::string> jitSources, jitFlags;
+  /// Calls of a JIT module known only through its getter's body: its sources,
+  /// read for the kernel families they show (not preprocessed: coverage comes
+  /// from the export's own file).
+  std::vector<std::string> familySources;
   std::string tree;          ///< which tree: the engine or a dependency name
   std::vector<Evidence> chain; ///< the site first, then its context
   /// The branch conditions enclosing the site, outermost first, each with

@@ -5,8 +5,37 @@
 #include "model/YamlUtil.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 namespace archscope {
+namespace {
+
+/// The longest run of plain characters of a regex (`\.` read as `.`), which
+/// every match contains: `\btcgen05\.mma\b` -> `tcgen05.mma`.
+std::string longestLiteral(const std::string &re) {
+  std::string best, run;
+  for (size_t i = 0; i < re.size(); ++i) {
+    char c = re[i];
+    bool escapedPunct = c == '\\' && i + 1 < re.size() && std::ispunct(static_cast<unsigned char>(re[i + 1]));
+    if (escapedPunct) {
+      run += re[++i];
+      continue;
+    }
+    bool quantified = i + 1 < re.size() && (re[i + 1] == '?' || re[i + 1] == '*' || re[i + 1] == '{');
+    if (c == '\\' || std::strchr("[](){}|?*+^$.", c) || quantified) {
+      if (c == '\\') ++i; // \b, \w: not literal
+      if (c == '[') i = re.find(']', i) == std::string::npos ? re.size() : re.find(']', i);
+      if (run.size() > best.size()) best = run;
+      run.clear();
+      continue;
+    }
+    run += c;
+  }
+  return run.size() > best.size() ? run : best;
+}
+
+} // namespace
 
 KernelFamilies KernelFamilies::load(const std::string &path) {
   auto root = yaml::loadFile(path);
@@ -20,7 +49,7 @@ KernelFamilies KernelFamilies::load(const std::string &path) {
     family.markers = yaml::strList(path, f["markers"], "markers");
     for (const auto &m : family.markers) {
       try {
-        out.patterns_.emplace_back(out.families_.size(), std::regex(m));
+        out.markers_.push_back({out.families_.size(), std::regex(m), longestLiteral(m)});
       } catch (const std::regex_error &e) {
         throw inputError(yaml::where(path, f["markers"]) + ": bad marker regex '" + m + "': " + e.what());
       }
@@ -50,19 +79,22 @@ std::optional<Target> KernelFamilies::buildTarget(const KernelFamily &f, const A
 
 std::vector<FamilyMark> KernelFamilies::marksIn(const std::string &path, const std::string &text) const {
   std::vector<FamilyMark> out;
-  for (const auto &[index, re] : patterns_) {
-    const std::string &name = families_[index].name;
+  for (const auto &marker : markers_) {
+    const std::string &name = families_[marker.family].name;
     if (std::any_of(out.begin(), out.end(), [&](const FamilyMark &m) { return m.family == name; })) continue;
-    std::smatch m;
-    if (!std::regex_search(text, m, re)) continue;
-    size_t at = size_t(m.position(0));
-    size_t bol = text.rfind('\n', at);
-    bol = bol == std::string::npos ? 0 : bol + 1;
-    size_t eol = text.find('\n', at);
-    std::string line = text.substr(bol, (eol == std::string::npos ? text.size() : eol) - bol);
-    line.erase(0, line.find_first_not_of(" \t"));
-    int lineNo = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
-    out.push_back({name, {path, lineNo, int(at - bol) + 1, "isa", line.substr(0, 160), "uses " + name + " (marker " + m.str(0) + ")"}});
+    for (size_t at = text.find(marker.literal); at != std::string::npos; at = text.find(marker.literal, at + 1)) {
+      size_t bol = text.rfind('\n', at);
+      bol = bol == std::string::npos ? 0 : bol + 1;
+      size_t eol = text.find('\n', at);
+      std::string line = text.substr(bol, (eol == std::string::npos ? text.size() : eol) - bol);
+      std::smatch m;
+      if (!std::regex_search(line, m, marker.re)) continue;
+      int lineNo = 1 + int(std::count(text.begin(), text.begin() + long(bol), '\n'));
+      int col = int(m.position(0)) + 1;
+      std::string shown = line.substr(line.find_first_not_of(" \t"));
+      out.push_back({name, {path, lineNo, col, "isa", shown.substr(0, 160), "uses " + name + " (marker " + m.str(0) + ")"}});
+      break;
+    }
   }
   return out;
 }

@@ -43,7 +43,12 @@ public:
 
 private:
   std::vector<KernelFamily> families_;
-  std::vector<std::pair<size_t, std::regex>> patterns_; ///< (family index, compiled marker)
+  struct Marker {
+    size_t family;       ///< index into families_
+    std::regex re;
+    std::string literal; ///< text every match holds: the regex runs only on lines with it
+  };
+  std::vector<Marker> markers_;
 };
 
 } // namespace archscope

@@ -18,6 +18,7 @@
 #include <climits>
 #include <regex>
 #include <set>
+#include <unordered_map>
 
 namespace archscope {
 namespace {
@@ -74,6 +75,18 @@ public:
 
   bool readsHardware(const GuardFact &g) const { return readsHardware_[&g - facts_.guards.data()]; }
 
+  /// `g.cond.evalEveryValue(e)`, once per fact and environment: cells and
+  /// their conditional verdicts ask the same questions many times.
+  Tri reachedOnEveryPath(const GuardFact &g, const EvalEnv &e) const {
+    Tri direct = g.cond.eval(e);
+    if (direct != Tri::Unknown || !readsHardware(g)) return direct; // about the GPU, or not asked
+    std::string key = std::to_string(&g - facts_.guards.data()) + '|' + e.gpu.name() + '|' + e.backend.value_or("");
+    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
+    auto [it, fresh] = everyValue_.try_emplace(key, Tri::Unknown);
+    if (fresh) it->second = g.cond.evalEveryValue(e);
+    return it->second;
+  }
+
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
               const std::map<std::string, bool> &assume) const {
     EvalEnv e;
@@ -94,7 +107,7 @@ public:
     Decision d;
     for (const auto &g : facts_.guards) {
       if (g.kind != Kind::Reject || !appliesTo(g, b) || g.order < from || g.order >= to) continue;
-      if (g.cond.evalEveryValue(e) == Tri::True) { // reached on every path (`c or not c`)
+      if (reachedOnEveryPath(g, e) == Tri::True) { // reached on every path (`c or not c`)
         d.verdict = Verdict::Rejected;
         d.reason = g.tree.empty() ? "the engine raises before dispatch"
                                   : "raises in " + g.tree + " before the kernel";
@@ -407,6 +420,7 @@ private:
   const MatrixRequest &req_;
   const LowerLayers *lower_;
   std::vector<bool> readsHardware_; ///< per fact of facts_.guards
+  mutable std::unordered_map<std::string, Tri> everyValue_;
 };
 
 std::string describeLowerLayers(const LowerLayers *lower) {

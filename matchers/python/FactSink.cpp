@@ -97,7 +97,7 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
 }
 
 void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
-                            const JitSpec *spec) {
+                            const JitSpec *spec, bool familiesOnly) {
   if (reach.isFalse()) return;
   auto ev = evidenceAt(m, site, "calls " + entry);
   if (seen("K" + ev.path + std::to_string(ev.line) + backend_ + reach.str())) return;
@@ -108,7 +108,8 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
   g.entry = entry;
   g.tree = treeOf(m);
   g.chain.push_back(ev);
-  if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags;
+  if (spec && familiesOnly) g.familySources = spec->sources;
+  else if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags;
   facts_.guards.push_back(std::move(g));
 }
 

@@ -28,7 +28,7 @@ public:
   void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) override;
   void entered(const FuncRef &fn, const Condition &reach) override;
   void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
-                    const JitSpec *spec) override;
+                    const JitSpec *spec, bool familiesOnly) override;
 
 private:
   bool seen(const std::string &key) { return !keys_.insert(key).second; }

@@ -47,9 +47,10 @@ public:
   /// A function of the trees is entered under `reach` (for decorators).
   virtual void entered(const FuncRef &fn, const Condition &reach) {}
   /// A compiled kernel entry (`torch.ops.NS.OP(...)`) is called under `reach`.
-  /// `spec`: what the JIT module compiles, when the walk saw its builder.
+  /// `spec`: what the JIT module compiles, when the walk saw its builder
+  /// (`familiesOnly`: seen only in its getter's body).
   virtual void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
-                            const JitSpec *spec = nullptr) {}
+                            const JitSpec *spec = nullptr, bool familiesOnly = false) {}
 };
 
 struct Frame {

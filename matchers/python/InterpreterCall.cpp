@@ -273,11 +273,11 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
   else if (std::regex_match(callee.text, m, jit)) {
     // The getter builds its module before wrapping it (`module = gen_X();
     // op = module.build_and_load(); return SimpleNamespace(...)`): the spec
-    // of that first assignment says what it compiles.
+    // of that first assignment says which kernel families it compiles.
     const JitSpec *spec = nullptr;
     for (const auto &[cond, s] : jitSpecsOfGetter(m[1].str(), f))
       if (!cond.isFalse()) spec = s.get();
-    f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call, spec);
+    f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call, spec, true);
   }
 }
 

@@ -293,6 +293,12 @@ bool mentionsMoe(std::string_view text) {
   return false;
 }
 
+/// A module of the MoE layer (its path says MoE) not named for another
+/// format (`moe/.../mxfp4.py` is not NVFP4's).
+bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
+  return mentionsMoe(relPath) && namesFormat(fs::path(relPath).stem().string(), quant.name) != false;
+}
+
 /// A vLLM-style oracle found from the code: a module-level `def select_*`
 /// named for the format (`select_nvfp4_moe_backend`) holding an ordered list
 /// of backend enum members (`AVAILABLE_BACKENDS = [NvFp4MoeBackend.B12X,
@@ -304,15 +310,20 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
   static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
   static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*\w*Backend\.)");
   static const std::regex kernelLoop(R"(for \w+ in (\w+)\(\w+\):)");
-  static const std::regex deviceCheckDef(R"(\bdef (_?supports?_\w*device\w*)\()");
+  static const std::regex deviceCheckDef(R"(def (_?supports?_\w*device\w*)\()");
   const SourceTree &engine = index.trees()[0];
   std::map<std::string, int> checkNames;
   std::optional<QuantProfile> found;
   for (const auto &f : engine.files()) {
     const std::string *text = engine.read(f);
     if (!text || outsideServingCode(f.relPath)) continue;
-    for (auto it = std::sregex_iterator(text->begin(), text->end(), deviceCheckDef); it != std::sregex_iterator(); ++it)
-      ++checkNames[(*it)[1]];
+    for (size_t p = text->find("supports"); p != std::string::npos; p = text->find("supports", p + 1)) {
+      size_t def = text->rfind("def ", p); // std::regex is slow: only around the literal
+      if (def == std::string::npos || p - def > 6) continue;
+      std::smatch m;
+      std::string line = text->substr(def, text->find('(', p) - def + 1);
+      if (std::regex_match(line, m, deviceCheckDef)) ++checkNames[m[1]];
+    }
     if (found || text->find("def select_") == std::string::npos) continue;
     for (auto it = std::sregex_iterator(text->begin(), text->end(), selectDef); it != std::sregex_iterator(); ++it) {
       std::string name = (*it)[1];
@@ -444,15 +455,19 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
                              " names code this tree lacks; the scope is inferred from the code instead");
     inferred = true;
   }
+  PhaseTimer timer;
   std::vector<ScopeSpec> scope = inferred ? quantStages(index, quant, vocab, oracle) : quant.scope;
+  if (inferred) timer.lap("stages:inferred", std::to_string(scope.size()) + " format stages");
   size_t quantStageCount = inferred ? scope.size() : 0;
   if (inferred) {
-    auto broad = backendModules(index, in);
-    scope.insert(scope.end(), broad.begin(), broad.end());
+    // With format-specific stages, only the MoE modules not named for another
+    // format can hold this format's dispatch (and walking all is most of the time).
+    for (auto &spec : backendModules(index, in))
+      if (quantStageCount == 0 || isMoeModule(spec.file, quant)) scope.push_back(std::move(spec));
+    timer.lap("stages:broad", std::to_string(scope.size() - quantStageCount) + " modules");
   }
   size_t firstFact = facts.guards.size(), firstBroadFact = SIZE_MAX;
   std::vector<std::pair<size_t, std::string>> broadStarts; // (first fact, module file) of each broad stage
-  PhaseTimer timer;
   for (size_t stage = 0; stage < scope.size(); ++stage) {
     if (stage > 0) timer.lap("stage", scope[stage - 1].text());
     if (stage == quantStageCount) firstBroadFact = facts.guards.size();
@@ -495,8 +510,7 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
     for (size_t i = firstBroadFact; i < facts.guards.size(); ++i) {
       while (stage + 1 < broadStarts.size() && broadStarts[stage + 1].first <= i) ++stage;
       const GuardFact &g = facts.guards[i];
-      const std::string &file = broadStarts[stage].second;
-      bool moeModule = mentionsMoe(file) && namesFormat(fs::path(file).stem().string(), quant.name) != false;
+      bool moeModule = isMoeModule(broadStarts[stage].second, quant);
       bool pathKind = g.kind == GuardFact::Kind::Reject || g.kind == GuardFact::Kind::Select ||
                       g.kind == GuardFact::Kind::Calls;
       if (!pathKind || (moeModule && g.cond.eval(none) == Tri::False)) kept.push_back(g);
@@ -847,10 +861,13 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   std::optional<QuantProfile> oracle =
       quant.kernelMap.empty() && quant.scope.empty() ? discoverOracle(index, quant) : std::nullopt;
   if (!alone) walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
+  timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkEntries(index, in, walked, sink, r.facts);
+  timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkRegistered(index, in, quant, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
+  timer.lap("dispatch:registered", std::to_string(index.parsedCount()) + " modules parsed so far");
   readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
-  timer.lap("dispatch", std::to_string(index.parsedCount()) + " modules parsed so far");
+  timer.lap("dispatch:oracle", std::to_string(index.parsedCount()) + " modules parsed so far");
   predicates.join();
   timer.lap("predicates", std::to_string(index.parsedCount()) + " modules parsed so far");
   r.facts.predicates = std::move(predicateFacts.predicates);

@@ -393,10 +393,12 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   // entry -> root of the tree whose code calls it, and the calling file
   std::map<std::string, std::string> callerRoot, callerFile;
   std::map<std::string, const GuardFact *> specOf; // entry -> a call that saw its JIT builder
+  std::map<std::string, const GuardFact *> familySourcesOf; // entry -> a call that saw its getter's sources
   for (const auto &g : facts.guards) {
     if (g.kind != GuardFact::Kind::Calls) continue;
     entries.insert(g.entry);
     if (!g.jitSources.empty()) specOf.emplace(g.entry, &g);
+    if (!g.familySources.empty()) familySourcesOf.emplace(g.entry, &g);
     for (size_t i = 0; i < req.roots.size(); ++i) {
       bool engine = i == 0 && g.tree.empty();
       if (!engine && fs::path(req.roots[i]).filename() != g.tree) continue;
@@ -486,6 +488,10 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   for (const auto &r : resolved) {
     auto &byGpu = out.entries[r.entry];
     out.entryFiles[r.entry] = r.defFiles;
+    if (auto fam = familySourcesOf.find(r.entry); fam != familySourcesOf.end())
+      for (const auto &suffix : fam->second->familySources)
+        if (const SourceFile *f = sourceNamed(files, suffix, callerRoot[r.entry], callerFile[r.entry]))
+          out.entryFiles[r.entry].push_back(f->path);
     if (!r.unlinked.empty()) {
       for (auto gpu : req.gpus) {
         byGpu[gpu].why = r.unlinked;
