@@ -7,12 +7,16 @@ files state what archscope must report, in comments:
 
     # EXPECT-PREDICATE: pkg.mod.name true_on=sm_100,sm_103     (or true_on=none)
     # EXPECT-CELL: backend sm_120 crash-risk [picked=gen_cubins]
+    # EXPECT-NO-ROW: backend                     (no cell of that row at all)
 
 Predicates are checked strictly: a predicate archscope reports without an
 expectation is Noisy (a false positive), an expectation it does not meet is
 Missing (a false negative). Cells are checked where an expectation names them.
+With --no-profile the case runs without its profile.yaml (the expectations
+must then hold from the code alone); --profile FILE runs it with another.
 Exit 0 when everything matches, 1 otherwise.
 """
+import argparse
 import json
 import pathlib
 import re
@@ -21,25 +25,36 @@ import sys
 
 PRED = re.compile(r"#\s*EXPECT-PREDICATE:\s*(\S+)\s+true_on=(\S+)")
 CELL = re.compile(r"#\s*EXPECT-CELL:\s*(\S+)\s+(sm_\d+)\s+(\S+)(?:\s+picked=(\S+))?")
+NO_ROW = re.compile(r"#\s*EXPECT-NO-ROW:\s*(\S+)")
 
 
 def expectations(case):
-    preds, cells = {}, {}
+    preds, cells, absent = {}, {}, {}
     for path in sorted(case.rglob("*.py")):
         for n, line in enumerate(path.read_text().splitlines(), 1):
+            if m := NO_ROW.search(line):
+                absent[m[1]] = f"{path.relative_to(case)}:{n}"
             if m := PRED.search(line):
                 on = [] if m[2] == "none" else m[2].split(",")
                 preds[m[1]] = (on, f"{path.relative_to(case)}:{n}")
             if m := CELL.search(line):
                 cells[(m[1], m[2])] = (m[3], m[4], f"{path.relative_to(case)}:{n}")
-    return preds, cells
+    return preds, cells, absent
 
 
 def main():
-    binary, case = sys.argv[1], pathlib.Path(sys.argv[2])
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("case", type=pathlib.Path)
+    ap.add_argument("--no-profile", action="store_true", help="run without the case's profile.yaml")
+    ap.add_argument("--profile", help="run with this profile instead of the case's")
+    args = ap.parse_args()
+    binary, case = args.binary, args.case
     cmd = [binary, "audit", str(case / "engine"), "--targets", "all", "--format", "json", "-q"]
-    if (case / "profile.yaml").is_file():
-        cmd += ["--profile", str(case / "profile.yaml")]
+    if args.no_profile:
+        cmd += ["--no-profile"]
+    elif args.profile or (case / "profile.yaml").is_file():
+        cmd += ["--profile", args.profile or str(case / "profile.yaml")]
     if (case / "lib").is_dir():
         cmd += ["--with", str(case / "lib")]
     run = subprocess.run(cmd, capture_output=True, text=True)
@@ -47,8 +62,8 @@ def main():
         print(f"FAIL {case.name}: archscope exited {run.returncode}: {run.stderr.strip()}")
         return 1
     doc = json.loads(run.stdout)
-    preds, cells = expectations(case)
-    if not preds and not cells:
+    preds, cells, absent = expectations(case)
+    if not preds and not cells and not absent:
         print(f"FAIL {case.name}: the input states no expectation")
         return 1
     problems = []
@@ -71,9 +86,12 @@ def main():
             problems.append(f"Wrong: {key[0]} {key[1]} ({where}) is {cell['verdict']}"
                             f"{' picked=' + cell.get('picked', '') if picked else ''}, expected {verdict}"
                             f"{' picked=' + picked if picked else ''}: {cell['reason']}")
+    for row, where in absent.items():
+        if any(b == row for b, _ in got):
+            problems.append(f"Noisy: row {row} ({where}) reported but not expected")
     for p in problems:
         print(f"  {p}")
-    checked = len(preds) + len(cells)
+    checked = len(preds) + len(cells) + len(absent)
     print(f"{'PASS' if not problems else 'FAIL'} {case.name}: {checked - len(problems)} of {checked} expectations met")
     return 0 if not problems else 1
 

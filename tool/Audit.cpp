@@ -436,6 +436,15 @@ AuditResult runAudit(const Options &opts) {
   for (const auto &w : withPaths) result.roots.push_back(w);
   result.matrix.trees = infos;
   for (auto &w : warnings) result.matrix.warnings.insert(result.matrix.warnings.begin(), w);
+  // lint reads the other layers of such a tree, and diff may meet a revision
+  // before the dispatch existed; for the rest, a tree with neither backends
+  // nor capability predicates has nothing to show.
+  bool needsRows = opts.command != "lint" && opts.command != "diff";
+  if (req.backends.empty() && result.facts.predicates.empty() && needsRows)
+    throw inputError("no recognisable MoE dispatch in '" + engineRoot.string() +
+                         "': no backend enum, selector, oracle or kernel entry point of " + quant->name + " found",
+                     "give an engine checkout, an installed engine, or a kernel library; --profile FILE names the "
+                     "rows (docs/profiles.md)");
   if (req.backends.empty())
     result.matrix.warnings.push_back("no backends found: no backend enum and no profile rows "
                                      "(is this an inference engine tree?)");

@@ -273,11 +273,22 @@ bool quotesFlag(std::string_view text, const QuantProfile &quant) {
   return false;
 }
 
+
 /// A class named for the format's MoE path: `ModelOptNvFp4FusedMoEMethod`
 /// for nvfp4 (not `Mxfp4MoEMethod`: another format).
 bool namesQuantMoe(std::string name, const QuantProfile &quant) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
   return name.find("moe") != std::string::npos && name.find(quant.name) != std::string::npos;
+}
+
+/// Whether a top-level `class NAME` of the text is named for the format's MoE.
+bool definesQuantMoeClass(const std::string &text, const QuantProfile &quant) {
+  for (size_t p = text.find("class "); p != std::string::npos; p = text.find("class ", p + 1)) {
+    if (p != 0 && text[p - 1] != '\n') continue;
+    size_t end = text.find_first_of("(:", p);
+    if (end != std::string::npos && namesQuantMoe(text.substr(p + 6, end - p - 6), quant)) return true;
+  }
+  return false;
 }
 
 /// Folders of a checkout that hold no serving code: tools, tests, examples.
@@ -300,7 +311,8 @@ bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
 }
 
 /// A vLLM-style oracle found from the code: a module-level `def select_*`
-/// named for the format (`select_nvfp4_moe_backend`) holding an ordered list
+/// named for the format (`select_nvfp4_moe_backend`; or `select_*backend*`
+/// where neither it nor its module names another format) holding an ordered list
 /// of backend enum members (`AVAILABLE_BACKENDS = [NvFp4MoeBackend.B12X,
 /// ...]`) and a loop over a function of each (`for k in
 /// backend_to_kernel_cls(backend)`: the kernel map); the device check is the
@@ -327,9 +339,11 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
     if (found || text->find("def select_") == std::string::npos) continue;
     for (auto it = std::sregex_iterator(text->begin(), text->end(), selectDef); it != std::sregex_iterator(); ++it) {
       std::string name = (*it)[1];
-      std::string lower = name;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (lower.find(quant.name) == std::string::npos) continue;
+      // Named for this format (select_nvfp4_moe_backend), or for none, in a
+      // module named for none; an oracle of another format is not this one's.
+      auto names = namesFormat(name, quant.name);
+      if (names == false || (!names && namesFormat(fs::path(f.relPath).stem().string(), quant.name) == false)) continue;
+      if (!names && name.find("backend") == std::string::npos) continue;
       size_t start = size_t(it->position()), end = text->find("\ndef ", start + 1);
       std::string body = text->substr(start, end == std::string::npos ? std::string::npos : end - start);
       std::smatch list, loop;
@@ -359,7 +373,8 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, const QuantProfile &quant
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
-    if (const std::string *text = engine.read(f); text && !outsideServingCode(f.relPath) && quotesFlag(*text, quant))
+    if (const std::string *text = engine.read(f);
+        text && !outsideServingCode(f.relPath) && (quotesFlag(*text, quant) || definesQuantMoeClass(*text, quant)))
       candidates.push_back({&engine, &f});
   index.prefetch(candidates);
   std::vector<ScopeSpec> configuration, methods;

@@ -85,6 +85,27 @@ class BadInput(unittest.TestCase):
         self.assertIn("no Python files", r.stderr)
         self.assertNotIn("cubins are read", r.stderr)
 
+    def test_tree_without_dispatch_says_so_in_one_line(self):
+        make_tree(self.dir, {"pkg/__init__.py": "def helper():\n    return 1\n"})
+        for extra in ((), ("--no-profile",)):
+            r = run("audit", self.dir, *extra)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn("no recognisable MoE dispatch", r.stderr)
+            self.assertEqual(r.stdout, "")
+
+    def test_profile_and_no_profile_exclude_each_other(self):
+        make_tree(self.dir, ENGINE)
+        r = run("audit", self.dir, "--no-profile", "--profile", "x.yaml")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("exclude each other", r.stderr)
+
+    def test_no_profile_ignores_the_detected_one(self):
+        r = run("audit", "--no-profile", "--format", "json", "-q")  # the bundled example, tiny-engine.yaml detected
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = json.loads(r.stdout)
+        self.assertEqual([t["profile"] for t in doc["trees"] if t["role"] == "engine"], ["generic"])
+
     def test_cubins_without_their_package_say_what_to_give(self):
         engine, pool = pathlib.Path(self.dir) / "engine", pathlib.Path(self.dir) / "pool"
         make_tree(engine, ENGINE)

@@ -1,0 +1,32 @@
+# The NVFP4 MoE method: found without a profile by its name.
+from eng.moe.backend import get_moe_runner_backend
+from eng.utils import is_sm100_supported
+
+
+class TrtllmFp4QuantInfo:
+    pass
+
+
+class TrtllmFp8QuantInfo:
+    pass
+
+
+class ModelOptNvFp4FusedMoEMethod:
+    def apply(self, layer, x, quant_info):
+        backend = get_moe_runner_backend()
+        # Checks of the quant info's type are decided by the class's name:
+        # FP4 data is this path's, FP8 data another format's.
+        if isinstance(quant_info, TrtllmFp4QuantInfo) and backend.is_trtllm() and not is_sm100_supported():
+            raise ValueError("TRT-LLM NVFP4 MoE kernels are SM100-only")
+        if isinstance(quant_info, TrtllmFp8QuantInfo) and backend.is_marlin():
+            raise TypeError("FP8 quant info on the Marlin NVFP4 path")
+        return x
+
+# EXPECT-CELL: trtllm sm_100 supported
+# EXPECT-CELL: trtllm sm_120 rejected
+# EXPECT-CELL: cutlass sm_120 supported
+# EXPECT-CELL: marlin sm_90 supported
+# EXPECT-CELL: marlin sm_100 supported
+# EXPECT-CELL: auto sm_100 supported picked=trtllm
+# EXPECT-CELL: auto sm_121 supported picked=cutlass
+# EXPECT-CELL: auto sm_90 supported picked=marlin
