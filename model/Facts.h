@@ -20,6 +20,9 @@ struct PredicateFact {
   std::string name; ///< module-qualified: sglang.srt.utils.common.is_sm120_supported
   Condition cond = Condition::unknown("not resolved");
   Evidence where;
+  /// The line of its body that gives the answer (the return that reads the
+  /// GPU); path empty when the definition is that line.
+  Evidence body;
 };
 
 /// A backend the engine can dispatch to (an enum member or a string choice).

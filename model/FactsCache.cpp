@@ -46,7 +46,8 @@ std::string encodeFacts(const CachedFacts &c) {
   std::map<const void *, size_t> ids;
   std::ostringstream body;
   for (const auto &p : c.facts.predicates)
-    body << "P\t" << clean(p.name) << '\t' << p.cond.encode(records, ids) << '\t' << encodeEvidence(p.where) << '\n';
+    body << "P\t" << clean(p.name) << '\t' << p.cond.encode(records, ids) << '\t' << encodeEvidence(p.where) << '\t'
+         << encodeEvidence(p.body) << '\n';
   for (const auto &b : c.facts.backends)
     body << "B\t" << clean(b.name) << '\t' << clean(b.enumClass) << '\t' << encodeEvidence(b.where) << '\n';
   for (const auto &g : c.facts.guards) {
@@ -85,7 +86,9 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
       auto c1 = cond(f.at(1));
       auto ev = decodeEvidence(f.at(2));
       if (!c1 || !ev) return false;
-      c.facts.predicates.push_back({f[0], *c1, *ev});
+      c.facts.predicates.push_back({f[0], *c1, *ev, {}});
+      if (f.size() > 3)
+        if (auto body = decodeEvidence(f.at(3))) c.facts.predicates.back().body = *body;
       return true;
     }
     case 'B': {

@@ -154,6 +154,44 @@ bool definesPredicate(const std::string &text) {
   return false;
 }
 
+/// Return statements under `node`, in source order (not into nested defs).
+void collectReturns(TSNode node, std::vector<TSNode> &out) {
+  for (TSNode child : namedChildren(node)) {
+    auto t = type(child);
+    if (t == "return_statement") out.push_back(child);
+    else if (t != "function_definition" && t != "class_definition" && t != "lambda") collectReturns(child, out);
+  }
+}
+
+/// The line of a predicate's definition that gives its answer: the first
+/// `return` that mentions the hardware, else the first `return`; nothing for
+/// a definition that is one line (`_is_sm100 = is_sm100()`).
+Evidence answeringLine(const Module &m, TSNode def) {
+  if (isNull(def) || type(def) != "function_definition") return {};
+  std::vector<TSNode> returns;
+  collectReturns(field(def, "body"), returns);
+  if (returns.empty()) return {};
+  TSNode pick = returns[0];
+  for (TSNode r : returns)
+    if (mentionsHardware(m.parsed->text(r))) {
+      pick = r;
+      break;
+    }
+  Evidence e = evidenceAt(m, pick, "gives the answer");
+  // A return spread over lines (`return (` ...): show the line that reads the GPU.
+  std::string_view text = m.parsed->text(pick);
+  for (const char *w : {"capability", "is_sm", "_sm1", "_sm9", "_sm8", "blackwell", "hopper"}) {
+    size_t at = text.find(w);
+    if (at == std::string_view::npos || text.substr(0, at).find('\n') == std::string_view::npos) continue;
+    size_t bol = text.rfind('\n', at) + 1, eol = text.find('\n', at);
+    std::string_view line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+    e.line += int(std::count(text.begin(), text.begin() + long(bol), '\n'));
+    e.snippet = std::string(line.substr(std::min(line.size(), line.find_first_not_of(" \t"))));
+    break;
+  }
+  return e;
+}
+
 void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
   // Scan every file and parse the candidates on all cores; interpret after.
   std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
@@ -181,6 +219,7 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
         Value v = in.resolveName(m, name);
         if (needsArguments(b.kind == Binding::Kind::Function ? m : v.func.mod, v)) continue;
         Frame frame{m, {}, 0, nullptr};
+        FuncRef defined = v.is(Value::Kind::Func) || v.is(Value::Kind::Partial) ? v.func : FuncRef{}; // aliases, lru_cache, partial
         if (v.is(Value::Kind::Func) || v.is(Value::Kind::Partial))
           v = in.callValue(v, {}, {}, frame, name + "()");
         if (v.is(Value::Kind::None)) continue; // a checker that raises, not a predicate
@@ -192,6 +231,7 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
         if (!ts_node_is_null(site) && std::string_view(ts_node_type(site)) == "decorated_definition")
           site = ts_node_child_by_field_name(site, "definition", 10);
         p.where = evidenceAt(*m, site);
+        p.body = defined.mod ? answeringLine(*defined.mod, defined.def) : Evidence{};
         p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not resolved: " + v.text);
         facts.predicates.push_back(std::move(p));
       }

@@ -298,6 +298,14 @@ class Cache(unittest.TestCase):
 
 
 class Outputs(unittest.TestCase):
+    def test_explain_shows_the_predicates_answering_line(self):
+        r = run("explain", "gen_cubins", "sm_90", "--no-color")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("defined tiny_engine/moe/select.py:6  `_is_blackwell = is_blackwell_supported()`", r.stdout)
+        self.assertIn("_is_blackwell is false on sm_90", r.stdout)
+        # Through the cached alias to the function body: the return that reads the GPU.
+        self.assertNotIn("is true on sm_90", r.stdout)
+
     def test_default_audit_is_the_bundled_example(self):
         r = run("audit")
         self.assertEqual(r.returncode, 0, r.stderr)

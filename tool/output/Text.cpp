@@ -94,6 +94,37 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
   }
 }
 
+/// The predicates a snippet reads (`not is_blackwell_supported()`, `_is_blackwell`).
+std::vector<const PredicateFact *> predicatesCalledIn(const Matrix &m, const std::string &snippet) {
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  std::vector<const PredicateFact *> out;
+  for (const auto &p : m.predicates) {
+    std::string name = p.name.substr(p.name.rfind('.') + 1);
+    for (size_t at = snippet.find(name); at != std::string::npos; at = snippet.find(name, at + 1)) {
+      size_t end = at + name.size();
+      bool word = (at == 0 || (!ident(snippet[at - 1]) && snippet[at - 1] != '.')) &&
+                  (end == snippet.size() || !ident(snippet[end]));
+      if (word) {
+        out.push_back(&p);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/// A predicate under the line that calls it: where it is defined, the body
+/// line that gives its answer, and that answer on the cell's GPU.
+void printPredicate(const PredicateFact &p, const Cell &c, std::ostream &out) {
+  EvalEnv env;
+  env.gpu = c.target;
+  Tri v = p.cond.eval(env);
+  std::string answer = v == Tri::True ? "true" : v == Tri::False ? "false" : "undecided";
+  const Evidence &line = p.body.path.empty() ? p.where : p.body;
+  out << "    defined " << line.path << ":" << line.line << "  `" << line.snippet << "`  "
+      << p.name.substr(p.name.rfind('.') + 1) << " is " << answer << " on " << c.target.name() << "\n";
+}
+
 void emitExplain(const Matrix &m, const Cell &c, std::ostream &out, bool color) {
   const char *reset = color ? "\033[0m" : "";
   out << c.backend << " on " << c.target.name() << " (CC " << c.target.dotted() << "), " << c.quant << ": ";
@@ -114,6 +145,7 @@ void emitExplain(const Matrix &m, const Cell &c, std::ostream &out, bool color) 
       out << e.note;
     }
     out << "\n";
+    for (const auto *p : predicatesCalledIn(m, e.snippet)) printPredicate(*p, c, out);
   }
   for (const auto &k : c.conditions) out << "  when   " << k.when << ": " << verdictName(k.verdict) << "\n";
   out << "  => " << c.reason << "\n";
