@@ -52,8 +52,27 @@ bool definesBackendClass(const std::string &text, const std::set<std::string> &e
   return false;
 }
 
+/// The longest selector name an enum's name ends with, in snake case
+/// (NvFp4MoeBackend: nv_fp4_moe_backend ends with moe_backend); 0 for none.
+size_t selectorMatch(const std::string &enumName, const Vocabulary &vocab) {
+  std::string snake;
+  for (size_t i = 0; i < enumName.size(); ++i) {
+    char c = enumName[i];
+    if (std::isupper(static_cast<unsigned char>(c)) && i > 0 && !std::isupper(static_cast<unsigned char>(enumName[i - 1])))
+      snake += '_';
+    snake += char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  size_t best = 0;
+  for (const auto &s : vocab.selectors)
+    if (snake.size() >= s.size() && snake.compare(snake.size() - s.size(), s.size(), s) == 0 &&
+        (snake.size() == s.size() || snake[snake.size() - s.size() - 1] == '_'))
+      best = std::max(best, s.size());
+  return best;
+}
+
 std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Facts &facts) {
   std::vector<std::string> rows;
+  std::map<std::string, std::vector<std::string>> byEnum; // enum class -> members, in file order
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
@@ -68,17 +87,31 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
       ClassRef ref{m, cls};
       if (!in.isBackendEnum(ref)) return;
       in.addBackendClass(ref);
+      auto &members = byEnum[in.className(ref)];
       for (TSNode stmt : namedChildren(field(cls, "body"))) {
         if (type(stmt) != "expression_statement") continue;
         for (TSNode e : namedChildren(stmt)) {
           if (type(e) != "assignment" || type(field(e, "left")) != "identifier") continue;
           Value v = in.memberOf(ref, std::string(m->parsed->text(field(e, "left"))));
           if (!v.is(Value::Kind::EnumMember)) continue;
-          if (std::find(rows.begin(), rows.end(), v.text) == rows.end()) rows.push_back(v.text);
+          members.push_back(v.text);
           facts.backends.push_back({v.text, in.className(ref), evidenceAt(*m, e)});
         }
       }
     });
+  }
+  // Without a profile's enums, the enums named most closely for a selector
+  // (MoeRunnerBackend: moe_runner_backend) and for no other format are the
+  // rows, where any is: SGLang's TransferBackend, MoeA2ABackend or
+  // Fp8GemmRunnerBackend are other choices.
+  size_t best = 0;
+  if (in.vocab().backendEnums.empty())
+    for (const auto &[cls, members] : byEnum)
+      if (namesFormat(cls, in.vocab().quantName) != false) best = std::max(best, selectorMatch(cls, in.vocab()));
+  for (const auto &[cls, members] : byEnum) {
+    if (best > 0 && (selectorMatch(cls, in.vocab()) != best || namesFormat(cls, in.vocab().quantName) == false)) continue;
+    for (const auto &v : members)
+      if (std::find(rows.begin(), rows.end(), v) == rows.end()) rows.push_back(v);
   }
   return rows;
 }
@@ -408,8 +441,35 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
 /// read the selected backend (server-argument resolution), then the classes
 /// named for the format's MoE method, in path order. Both run for this format
 /// and no other.
-std::vector<ScopeSpec> quantStages(ModuleIndex &index, const QuantProfile &quant, const Vocabulary &vocab,
-                                   const std::optional<QuantProfile> &oracle) {
+/// The methods of a format's MoE method class the framework calls: those
+/// its base classes also define (`apply`, `create_moe_runner`), and
+/// `__init__`; a method of its own (`apply_without_routing_weights`, another
+/// caller's) is not the standard path. Without bases found, every method.
+std::vector<ScopeSpec> protocolMethods(Interpreter &in, Module *m, TSNode cls, const std::string &file,
+                                       const std::string &name) {
+  auto methodNames = [&](const ClassRef &c) {
+    std::vector<std::string> out;
+    for (TSNode member : namedChildren(field(c.def, "body"))) {
+      TSNode fn = type(member) == "decorated_definition" ? field(member, "definition") : member;
+      if (type(fn) == "function_definition") out.emplace_back(c.mod->parsed->text(field(fn, "name")));
+    }
+    return out;
+  };
+  std::set<std::string> declared{"__init__"};
+  std::vector<ClassRef> pending = in.bases(ClassRef{m, cls});
+  for (size_t i = 0; i < pending.size() && i < 16; ++i) {
+    for (auto &n : methodNames(pending[i])) declared.insert(n);
+    for (auto &b : in.bases(pending[i])) pending.push_back(b);
+  }
+  if (declared.size() == 1) return {{file, name}};
+  std::vector<ScopeSpec> out;
+  for (auto &n : methodNames(ClassRef{m, cls}))
+    if (declared.count(n)) out.push_back({file, name + "." + n});
+  return out;
+}
+
+std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                                   const Vocabulary &vocab, const std::optional<QuantProfile> &oracle) {
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
@@ -417,7 +477,7 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, const QuantProfile &quant
         text && !outsideServingCode(f.relPath) && (quotesFlag(*text, quant) || definesQuantMoeClass(*text, quant)))
       candidates.push_back({&engine, &f});
   index.prefetch(candidates);
-  std::vector<ScopeSpec> configuration, methods;
+  std::vector<ScopeSpec> configuration, methods, unquotedMethods;
   auto readsSelector = [&](std::string_view body) {
     return std::any_of(vocab.selectors.begin(), vocab.selectors.end(),
                        [&](const std::string &s) { return mentionsWord(body, s); });
@@ -438,7 +498,11 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, const QuantProfile &quant
       if (type(def) == "function_definition") consider(def, name);
       if (type(def) != "class_definition") continue;
       if (namesQuantMoe(name, quant)) {
-        methods.push_back({file->relPath, name});
+        // The method of these flag values is in a file that names one
+        // (modelopt_quant.py: "modelopt_fp4"); a method elsewhere serves
+        // another flag (compressed-tensors' NVFP4) and counts only alone.
+        auto &into = quotesFlag(m->parsed->source(), quant) ? methods : unquotedMethods;
+        for (auto &spec : protocolMethods(in, m, def, file->relPath, name)) into.push_back(std::move(spec));
         continue;
       }
       for (TSNode member : namedChildren(field(def, "body"))) {
@@ -447,7 +511,8 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, const QuantProfile &quant
       }
     }
   }
-  configuration.insert(configuration.end(), methods.begin(), methods.end());
+  const auto &chosen = methods.empty() ? unquotedMethods : methods;
+  configuration.insert(configuration.end(), chosen.begin(), chosen.end());
   if (oracle) configuration.insert(configuration.begin(), oracle->scope.begin(), oracle->scope.end());
   return configuration;
 }
@@ -511,7 +576,7 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
     inferred = true;
   }
   PhaseTimer timer;
-  std::vector<ScopeSpec> scope = inferred ? quantStages(index, quant, vocab, oracle) : quant.scope;
+  std::vector<ScopeSpec> scope = inferred ? quantStages(index, in, quant, vocab, oracle) : quant.scope;
   if (inferred) timer.lap("stages:inferred", std::to_string(scope.size()) + " format stages");
   size_t quantStageCount = inferred ? scope.size() : 0;
   if (inferred) {
