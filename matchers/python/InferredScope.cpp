@@ -1,0 +1,313 @@
+//===--- InferredScope.cpp - the format's path read off the code ---------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Without a profile scope: where the NVFP4 MoE path of an engine runs (an
+// oracle, the server-argument stage, the format's MoE method, the MoE
+// modules' dispatch), which entry points a kernel library offers alone, and
+// which attributes hold the capability of the GPUs present.
+//===----------------------------------------------------------------------===//
+#include "matchers/python/InferredScope.h"
+
+#include "matchers/python/FormatNames.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+namespace archscope::py {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Whether `text` holds `word` as a whole identifier.
+bool mentionsWord(std::string_view text, const std::string &word) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t p = text.find(word); p != std::string_view::npos; p = text.find(word, p + 1)) {
+    size_t end = p + word.size();
+    if ((p == 0 || !ident(text[p - 1])) && (end >= text.size() || !ident(text[end]))) return true;
+  }
+  return false;
+}
+
+/// Whether `text` holds one of the quant's flag values as a string literal.
+bool quotesFlag(std::string_view text, const QuantProfile &quant) {
+  for (const auto &f : quant.flags)
+    if (text.find("\"" + f + "\"") != std::string_view::npos || text.find("'" + f + "'") != std::string_view::npos)
+      return true;
+  return false;
+}
+
+/// A class named for the format's MoE path: `ModelOptNvFp4FusedMoEMethod`
+/// for nvfp4 (not `Mxfp4MoEMethod`: another format).
+bool namesQuantMoe(std::string name, const QuantProfile &quant) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name.find("moe") != std::string::npos && name.find(quant.name) != std::string::npos;
+}
+
+/// Whether a top-level `class NAME` of the text is named for the format's MoE.
+bool definesQuantMoeClass(const std::string &text, const QuantProfile &quant) {
+  for (size_t p = text.find("class "); p != std::string::npos; p = text.find("class ", p + 1)) {
+    if (p != 0 && text[p - 1] != '\n') continue;
+    size_t end = text.find_first_of("(:", p);
+    if (end != std::string::npos && namesQuantMoe(text.substr(p + 6, end - p - 6), quant)) return true;
+  }
+  return false;
+}
+
+/// Folders of a checkout that hold no serving code: tools, tests, examples.
+bool outsideServingCode(const std::string &relPath) {
+  for (const char *dir : {"tools/", "tests/", "test/", "benchmarks/", "examples/", "docs/", "scripts/"})
+    if (relPath.rfind(dir, 0) == 0 || relPath.find(std::string("/") + dir) != std::string::npos) return true;
+  return false;
+}
+
+bool mentionsMoe(std::string_view text) {
+  for (const char *w : {"moe", "Moe", "MoE", "MOE"})
+    if (text.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+} // namespace
+
+/// A module of the MoE layer (its path says MoE) not named for another
+/// format (`moe/.../mxfp4.py` is not NVFP4's).
+bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
+  return mentionsMoe(relPath) && namesFormat(fs::path(relPath).stem().string(), quant.name) != false;
+}
+
+/// A vLLM-style oracle found from the code: a module-level `def select_*`
+/// named for the format (`select_nvfp4_moe_backend`; or `select_*backend*`
+/// where neither it nor its module names another format) holding an ordered list
+/// of backend enum members (`AVAILABLE_BACKENDS = [NvFp4MoeBackend.B12X,
+/// ...]`) and a loop over a function of each (`for k in
+/// backend_to_kernel_cls(backend)`: the kernel map); the device check is the
+/// `_supports_current_device`-style method the engine's kernel classes
+/// define most. Returns the quant with its oracle and that function as scope.
+std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfile &quant) {
+  static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
+  static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*\w*Backend\.)");
+  static const std::regex kernelLoop(R"(for \w+ in (\w+)\(\w+\):)");
+  static const std::regex deviceCheckDef(R"(def (_?supports?_\w*device\w*)\()");
+  const SourceTree &engine = index.trees()[0];
+  std::map<std::string, int> checkNames;
+  std::optional<QuantProfile> found;
+  for (const auto &f : engine.files()) {
+    const std::string *text = engine.read(f);
+    if (!text || outsideServingCode(f.relPath)) continue;
+    for (size_t p = text->find("supports"); p != std::string::npos; p = text->find("supports", p + 1)) {
+      size_t def = text->rfind("def ", p); // std::regex is slow: only around the literal
+      if (def == std::string::npos || p - def > 6) continue;
+      std::smatch m;
+      std::string line = text->substr(def, text->find('(', p) - def + 1);
+      if (std::regex_match(line, m, deviceCheckDef)) ++checkNames[m[1]];
+    }
+    if (found || text->find("def select_") == std::string::npos) continue;
+    for (auto it = std::sregex_iterator(text->begin(), text->end(), selectDef); it != std::sregex_iterator(); ++it) {
+      std::string name = (*it)[1];
+      // Named for this format (select_nvfp4_moe_backend), or for none, in a
+      // module named for none; an oracle of another format is not this one's.
+      auto names = namesFormat(name, quant.name);
+      if (names == false || (!names && namesFormat(fs::path(f.relPath).stem().string(), quant.name) == false)) continue;
+      if (!names && name.find("backend") == std::string::npos) continue;
+      size_t start = size_t(it->position()), end = text->find("\ndef ", start + 1);
+      std::string body = text->substr(start, end == std::string::npos ? std::string::npos : end - start);
+      std::smatch list, loop;
+      if (!std::regex_search(body, list, candidatesList) || !std::regex_search(body, loop, kernelLoop)) continue;
+      QuantProfile q = quant;
+      q.scope = {{f.relPath, name}};
+      q.candidates = list[1];
+      q.kernelMap = loop[1];
+      found = q;
+      break;
+    }
+  }
+  if (!found || checkNames.empty()) return std::nullopt;
+  found->deviceCheck = std::max_element(checkNames.begin(), checkNames.end(), [](const auto &a, const auto &b) {
+                         return a.second < b.second;
+                       })->first;
+  return found;
+}
+
+namespace {
+
+/// The methods of a format's MoE method class the framework calls: those
+/// its base classes also define (`apply`, `create_moe_runner`), and
+/// `__init__`; a method of its own (`apply_without_routing_weights`, another
+/// caller's) is not the standard path. Without bases found, every method.
+std::vector<ScopeSpec> protocolMethods(Interpreter &in, Module *m, TSNode cls, const std::string &file,
+                                       const std::string &name) {
+  auto methodNames = [&](const ClassRef &c) {
+    std::vector<std::string> out;
+    for (TSNode member : namedChildren(field(c.def, "body"))) {
+      TSNode fn = type(member) == "decorated_definition" ? field(member, "definition") : member;
+      if (type(fn) == "function_definition") out.emplace_back(c.mod->parsed->text(field(fn, "name")));
+    }
+    return out;
+  };
+  std::set<std::string> declared{"__init__"};
+  std::vector<ClassRef> pending = in.bases(ClassRef{m, cls});
+  for (size_t i = 0; i < pending.size() && i < 16; ++i) {
+    for (auto &n : methodNames(pending[i])) declared.insert(n);
+    for (auto &b : in.bases(pending[i])) pending.push_back(b);
+  }
+  if (declared.size() == 1) return {{file, name}};
+  std::vector<ScopeSpec> out;
+  for (auto &n : methodNames(ClassRef{m, cls}))
+    if (declared.count(n)) out.push_back({file, name + "." + n});
+  return out;
+}
+
+} // namespace
+
+/// The NVFP4 path of an engine no profile describes, found from the code:
+/// MoE functions that compare the quant flag with the format's values and
+/// read the selected backend (server-argument resolution), then the classes
+/// named for the format's MoE method, in path order. Both run for this format
+/// and no other.
+std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                                   const Vocabulary &vocab, const std::optional<QuantProfile> &oracle) {
+  const SourceTree &engine = index.trees()[0];
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
+  for (const auto &f : engine.files())
+    if (const std::string *text = engine.read(f);
+        text && !outsideServingCode(f.relPath) && (quotesFlag(*text, quant) || definesQuantMoeClass(*text, quant)))
+      candidates.push_back({&engine, &f});
+  index.prefetch(candidates);
+  std::vector<ScopeSpec> configuration, methods, unquotedMethods;
+  auto readsSelector = [&](std::string_view body) {
+    return std::any_of(vocab.selectors.begin(), vocab.selectors.end(),
+                       [&](const std::string &s) { return mentionsWord(body, s); });
+  };
+  for (const auto &[tree, file] : candidates) {
+    Module *m = index.moduleForFile(*tree, *file);
+    if (!m || !m->parsed) continue;
+    auto consider = [&](TSNode def, const std::string &qualname) {
+      std::string_view body = m->parsed->text(def);
+      if (quotesFlag(body, quant) && readsSelector(body) && mentionsMoe(body))
+        configuration.push_back({file->relPath, qualname});
+    };
+    for (TSNode stmt : namedChildren(m->parsed->root())) {
+      TSNode def = type(stmt) == "decorated_definition" ? field(stmt, "definition") : stmt;
+      std::string name = type(def) == "function_definition" || type(def) == "class_definition"
+                             ? std::string(m->parsed->text(field(def, "name")))
+                             : "";
+      if (type(def) == "function_definition") consider(def, name);
+      if (type(def) != "class_definition") continue;
+      if (namesQuantMoe(name, quant)) {
+        // The method of these flag values is in a file that names one
+        // (modelopt_quant.py: "modelopt_fp4"); a method elsewhere serves
+        // another flag (compressed-tensors' NVFP4) and counts only alone.
+        auto &into = quotesFlag(m->parsed->source(), quant) ? methods : unquotedMethods;
+        for (auto &spec : protocolMethods(in, m, def, file->relPath, name)) into.push_back(std::move(spec));
+        continue;
+      }
+      for (TSNode member : namedChildren(field(def, "body"))) {
+        TSNode fn = type(member) == "decorated_definition" ? field(member, "definition") : member;
+        if (type(fn) == "function_definition") consider(fn, name + "." + std::string(m->parsed->text(field(fn, "name"))));
+      }
+    }
+  }
+  const auto &chosen = methods.empty() ? unquotedMethods : methods;
+  configuration.insert(configuration.end(), chosen.begin(), chosen.end());
+  if (oracle) configuration.insert(configuration.begin(), oracle->scope.begin(), oracle->scope.end());
+  return configuration;
+}
+
+/// Every engine module that names a backend enum found by the catalogue, or
+/// talks of a backend and of the device capability; in path order. Without a
+/// profile these are walked for their dispatch branches (which backend leads
+/// to which kernel); where format-specific stages were found (`quantStages`),
+/// what they raise, select or call outside a backend's branch may belong to
+/// another format's path (an assert in the GPTQ kernels) and is dropped.
+std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in) {
+  std::vector<std::string> enums;
+  for (const auto &cls : in.backendClasses()) enums.push_back(in.className(cls));
+  std::vector<ScopeSpec> out;
+  const SourceTree &engine = index.trees()[0];
+  for (const auto &f : engine.files()) {
+    const std::string *text = engine.read(f);
+    if (!text) continue;
+    bool names = std::any_of(enums.begin(), enums.end(),
+                             [&](const std::string &e) { return text->find(e) != std::string::npos; });
+    bool talks = text->find("backend") != std::string::npos &&
+                 (text->find("capability") != std::string::npos || text->find("is_sm") != std::string::npos);
+    if (names || talks) out.push_back({f.relPath, ""});
+  }
+  return out;
+}
+
+/// Attributes filled with the capability of every GPU present, found from
+/// the code (FlashInfer's CompilationContext): inside `class C`, a loop
+/// `for d in range(torch.cuda.device_count()):` whose body reads
+/// `get_device_capability(` and adds to `self.X` (`.add(` / `.append(`)
+/// makes `C.X` a device_capability_list, as a profile's `attributes` would.
+void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::string> &attributes) {
+  static const std::regex loop(R"(\n([ \t]+)for \w+ in range\((?:torch\.)?cuda\.device_count\(\)\):)");
+  static const std::regex adds(R"(self\.(\w+)\.(?:add|append)\()");
+  static const std::regex cls(R"((?:^|\n)class (\w+))");
+  for (const auto &tree : index.trees())
+    for (const auto &f : tree.files()) {
+      const std::string *text = tree.read(f);
+      if (!text || text->find("device_count()") == std::string::npos) continue;
+      for (auto it = std::sregex_iterator(text->begin(), text->end(), loop); it != std::sregex_iterator(); ++it) {
+        size_t start = size_t(it->position() + it->length()), indent = (*it)[1].length(), end = start;
+        while ((end = text->find('\n', end + 1)) != std::string::npos) { // the loop body: deeper lines
+          size_t n = text->find_first_not_of(" \t", end + 1);
+          if (n != std::string::npos && text->at(n) != '\n' && n - end - 1 <= indent) break;
+        }
+        std::string body = text->substr(start, (end == std::string::npos ? text->size() : end) - start);
+        std::smatch add, owner;
+        if (body.find("get_device_capability(") == std::string::npos || !std::regex_search(body, add, adds)) continue;
+        std::string before = text->substr(0, size_t(it->position()));
+        std::string name;
+        for (auto c = std::sregex_iterator(before.begin(), before.end(), cls); c != std::sregex_iterator(); ++c)
+          name = (*c)[1];
+        if (!name.empty()) attributes.emplace(name + "." + add[1].str(), "device_capability_list");
+      }
+    }
+}
+
+namespace {
+
+/// Whether a public name of a kernel library is one of its MoE entry points
+/// for the format: a function or a `*Wrapper` / `*Runner` class whose name
+/// says MoE and no other format; builders and helpers (`gen_`, `get_`,
+/// `has_`, `interleave_`) are not entries.
+bool isMoeEntryName(const std::string &name, bool isClass, const QuantProfile &quant) {
+  if (name.empty() || name[0] == '_' || !mentionsMoe(name) || namesFormat(name, quant.name) == false) return false;
+  for (const char *helper : {"gen_", "get_", "has_", "interleave_", "is_", "set_"})
+    if (name.rfind(helper, 0) == 0) return false;
+  if (!isClass) return true;
+  std::string_view n = name;
+  return n.ends_with("Wrapper") || n.ends_with("Runner");
+}
+
+} // namespace
+
+/// A kernel library audited alone (no backend enum, no profile rows): its
+/// public MoE entry points for the format, the names its top-level package
+/// `__init__.py` imports, become the rows, each walked as an entry.
+QuantProfile libraryEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                            std::vector<std::string> &rows) {
+  QuantProfile q = quant;
+  const SourceTree &engine = index.trees()[0];
+  for (const auto &f : engine.files()) {
+    if (!f.isPackageInit || f.module.empty() || f.module.find('.') != std::string::npos) continue;
+    Module *m = index.moduleForFile(engine, f);
+    if (!m) continue;
+    for (const auto &[name, b] : m->symbols) {
+      if (b.kind != Binding::Kind::Import || b.name.empty()) continue;
+      in.resetBudget();
+      Value v = in.resolveName(m, name);
+      bool isClass = v.is(Value::Kind::Class);
+      if (!(isClass || v.is(Value::Kind::Func)) || !isMoeEntryName(name, isClass, quant)) continue;
+      if (std::find(rows.begin(), rows.end(), name) != rows.end()) continue;
+      rows.push_back(name);
+      q.entries[name] = {m->name + "." + name};
+    }
+  }
+  return q;
+}
+
+} // namespace archscope::py

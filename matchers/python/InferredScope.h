@@ -1,0 +1,46 @@
+//===--- InferredScope.h - the format's path read off the code -----------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// What a profile's `scope`, `oracle`, `entries` and `attributes` would say,
+// inferred from the code (audit --no-profile, or a profile naming code the
+// tree lacks): docs/profiles.md, "Without a profile".
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "matchers/python/Interpreter.h"
+#include "model/Profile.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace archscope::py {
+
+/// A vLLM-style oracle: `select_*` with an ordered candidate list of backend
+/// enum members and a kernel-map loop; the quant with its oracle and that
+/// function as scope, or nullopt.
+std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfile &quant);
+
+/// The format's stages in the order they run: the oracle's function, the MoE
+/// functions that quote the format's flag values and read a selector, then
+/// the methods of the classes named for the format's MoE method.
+std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                                   const Vocabulary &vocab, const std::optional<QuantProfile> &oracle);
+
+/// Every engine module that names a backend enum or talks of a backend and
+/// of the device capability, in path order (walked for dispatch branches).
+std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in);
+
+/// A module of the MoE layer not named for another format.
+bool isMoeModule(const std::string &relPath, const QuantProfile &quant);
+
+/// A kernel library audited alone: its public MoE entry points of the format
+/// (appended to `rows`), as the quant's entries.
+QuantProfile libraryEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                            std::vector<std::string> &rows);
+
+/// `Class.attr` -> device_capability_list for attributes a device loop fills
+/// with get_device_capability (added where the profile says nothing).
+void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::string> &attributes);
+
+} // namespace archscope::py
