@@ -360,8 +360,24 @@ private:
     return true;
   }
 
+  /// Whether `entry` is one of `b`'s own kernels in environment `e`: called
+  /// by at most half of the rows. A kernel most backends call (a quantize
+  /// step) is not what sets one backend's family; one two variants share
+  /// (flashinfer_trtllm and its routed form) is.
+  bool ownEntry(const std::string &entry, const std::string &b, const EvalEnv &e) const {
+    size_t callers = 0;
+    for (const auto &row : req_.backends) {
+      EvalEnv o = e;
+      o.backend = row;
+      callers += std::any_of(facts_.guards.begin(), facts_.guards.end(), [&](const GuardFact &g) {
+        return g.kind == Kind::Calls && g.entry == entry && appliesTo(g, row) && g.cond.eval(o) != Tri::False;
+      });
+    }
+    return 2 * callers <= std::max<size_t>(2, req_.backends.size());
+  }
+
   /// The kernel families `b` runs on `t`: read off the sources of the
-  /// entries it calls there (with the line that shows each), else the
+  /// entries it alone calls there (with the line that shows each), else the
   /// profile's `families`; `fromCode` says which.
   std::vector<FamilyMark> familiesOf(const std::string &b, const EvalEnv &e, bool &fromCode) const {
     std::vector<FamilyMark> out;
@@ -369,6 +385,7 @@ private:
     if (lower_)
       for (const auto &g : facts_.guards) {
         if (g.kind != Kind::Calls || !appliesTo(g, b) || g.cond.eval(e) == Tri::False) continue;
+        if (!lower_->entryFamilies.count(g.entry) || !ownEntry(g.entry, b, e)) continue;
         auto it = lower_->entryFamilies.find(g.entry);
         if (it == lower_->entryFamilies.end()) continue;
         for (const auto &m : it->second)

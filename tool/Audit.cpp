@@ -17,6 +17,7 @@
 #include "tool/Archs.h"
 #include "tool/Cache.h"
 #include "tool/Guards.h"
+#include "tool/PinnedTrees.h"
 #include "tool/RuntimeChecksCache.h"
 
 #include <cstdio>
@@ -297,8 +298,11 @@ AuditResult runAudit(const Options &opts) {
   ArchTable table = ArchTable::load(dataDir + "/arch-table.yaml");
   std::vector<SourceTree> trees;
   trees.push_back(SourceTree::scan(enginePath, "engine"));
-  for (const auto &w : withPaths) trees.push_back(SourceTree::scan(w, "dependency"));
   fs::path engineRoot = trees[0].root();
+  Profile profile = chooseProfile(opts, dataDir, engineRoot);
+  std::vector<std::string> warnings; // tree scan and read warnings come with the facts
+  withPaths = treesAtPins(withPaths, engineRoot.string(), profile, warnings);
+  for (const auto &w : withPaths) trees.push_back(SourceTree::scan(w, "dependency"));
   // lint reads trees of CUDA and CMake only as well; audit needs the Python layer.
   for (const auto &t : trees)
     if (t.files().empty() && opts.command != "lint")
@@ -307,7 +311,6 @@ AuditResult runAudit(const Options &opts) {
                            ? "cubins are read through the package that ships them: give the folder that holds its "
                              "__init__.py too (an unpacked flashinfer-cubin wheel, say)"
                            : "give the root of an engine checkout or of a site-packages folder");
-  Profile profile = chooseProfile(opts, dataDir, engineRoot);
   // What the profiles of the libraries present (a --with tree, or a package
   // beside the engine in one site-packages folder) know about their code
   // comes along.
@@ -340,7 +343,6 @@ AuditResult runAudit(const Options &opts) {
     if (t.role() == "engine") info.profile = profile.id;
     infos.push_back(info);
   }
-  std::vector<std::string> warnings; // tree scan and read warnings come with the facts
   checkPins(profile, engineRoot, infos, warnings);
 
   PhaseTimer timer;
@@ -415,21 +417,21 @@ AuditResult runAudit(const Options &opts) {
   nameLikeTheTrees(lower, linkReq.roots);
   timer.lap("link", std::to_string(lower.entries.size()) + " compiled entries");
   result.matrix = buildMatrix(extracted.facts, req, &lower);
-  std::map<std::string, std::vector<std::string>> inferredFamilies;
   timer.lap("matrix");
   result.lower = std::move(lower);
   result.facts = std::move(extracted.facts);
   result.families = profile.families;
-  // What validate compiles for a backend: the families its linked code shows, where any.
+  // What validate may compile for a backend: the profile's families and those
+  // its linked code shows (a marker read in one module of several does not
+  // take the others' families away).
   for (const auto &g : result.facts.guards) {
     if (g.kind != GuardFact::Kind::Calls || g.backend.empty()) continue;
     auto marks = result.lower.entryFamilies.find(g.entry);
     if (marks == result.lower.entryFamilies.end()) continue;
-    auto &names = inferredFamilies[g.backend];
+    auto &names = result.families[g.backend];
     for (const auto &m : marks->second)
       if (std::find(names.begin(), names.end(), m.family) == names.end()) names.push_back(m.family);
   }
-  for (auto &[backend, names] : inferredFamilies) result.families[backend] = names;
   result.archMacros = profile.archMacros;
   result.quantFlags = {quant->flags.begin(), quant->flags.end()};
   result.roots.push_back(engineRoot.string());

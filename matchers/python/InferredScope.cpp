@@ -70,10 +70,12 @@ bool mentionsMoe(std::string_view text) {
 
 } // namespace
 
-/// A module of the MoE layer (its path says MoE) not named for another
-/// format (`moe/.../mxfp4.py` is not NVFP4's).
+/// A module of the MoE layer (its path says MoE; a model definition under
+/// models/ is not the layer) not named for another format
+/// (`moe/.../mxfp4.py` is not NVFP4's).
 bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
-  return mentionsMoe(relPath) && namesFormat(fs::path(relPath).stem().string(), quant.name) != false;
+  bool modelDefinition = relPath.rfind("models/", 0) == 0 || relPath.find("/models/") != std::string::npos;
+  return mentionsMoe(relPath) && !modelDefinition && namesFormat(fs::path(relPath).stem().string(), quant.name) != false;
 }
 
 /// A vLLM-style oracle found from the code: a module-level `def select_*`

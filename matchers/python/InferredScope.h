@@ -31,7 +31,8 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const Qu
 /// of the device capability, in path order (walked for dispatch branches).
 std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in);
 
-/// A module of the MoE layer not named for another format.
+/// A module of the MoE layer (not a model definition under models/) not
+/// named for another format.
 bool isMoeModule(const std::string &relPath, const QuantProfile &quant);
 
 /// A kernel library audited alone: its public MoE entry points of the format

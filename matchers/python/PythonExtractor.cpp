@@ -374,8 +374,13 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
   if (inferred) {
     // With format-specific stages, only the MoE modules not named for another
     // format can hold this format's dispatch (and walking all is most of the time).
+    std::vector<std::pair<const SourceTree *, const SourceFile *>> batch;
     for (auto &spec : backendModules(index, in))
-      if (quantStageCount == 0 || isMoeModule(spec.file, quant)) scope.push_back(std::move(spec));
+      if (quantStageCount == 0 || isMoeModule(spec.file, quant)) {
+        if (const SourceFile *f = index.trees()[0].byRelPath(spec.file)) batch.push_back({&index.trees()[0], f});
+        scope.push_back(std::move(spec));
+      }
+    index.prefetch(batch); // parsed on all cores before the serial walk
     timer.lap("stages:broad", std::to_string(scope.size() - quantStageCount) + " modules");
   }
   size_t firstFact = facts.guards.size(), firstBroadFact = SIZE_MAX;

@@ -455,6 +455,58 @@ class BadLowerLayerInput(unittest.TestCase):
         self.assertIn("boom", warnings)
 
 
+class PinnedDependency(unittest.TestCase):
+    """--with a git checkout of the library: read at the tag the engine pins."""
+
+    LIB_V1 = "import torch\n\ndef grouped_moe(x):\n    return x\n"
+    LIB_V2 = ("import torch\n\ndef grouped_moe(x):\n    if torch.cuda.get_device_capability()[0] != 10:\n"
+              "        raise RuntimeError('SM100 only')\n    return x\n")
+
+    def git(self, *args):
+        subprocess.run(["git", "-C", str(self.lib), *args], check=True, capture_output=True,
+                       env=dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                                GIT_COMMITTER_EMAIL="t@t"))
+
+    def setUp(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp())
+        self.lib, self.engine = self.dir / "kernlib", self.dir / "engine"
+        make_tree(self.lib, {"pyproject.toml": '[project]\nname = "kern-lib"\n', "kern/__init__.py": "",
+                             "kern/moe.py": self.LIB_V1})
+        self.git("init", "-q")
+        self.git("add", "-A")
+        self.git("commit", "-qm", "v1")
+        self.git("tag", "v1.0")
+        (self.lib / "kern" / "moe.py").write_text(self.LIB_V2)
+        self.git("commit", "-qam", "v2: SM100 only")
+        make_tree(self.engine, {
+            "requirements.txt": "kern_lib==1.0\n", "eng/__init__.py": "",
+            "eng/moe.py": ("import enum\nfrom kern.moe import grouped_moe\n\n"
+                           "class MoeBackend(enum.Enum):\n    GROUPED = 'grouped'\n\n"
+                           "def run(moe_backend, x):\n    if moe_backend == MoeBackend.GROUPED:\n"
+                           "        return grouped_moe(x)\n")})
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def cell(self, doc, backend, target):
+        return next(c["verdict"] for c in doc["cells"] if c["backend"] == backend and c["target"] == target)
+
+    def test_the_pinned_tag_is_read_not_head(self):
+        r = run("audit", str(self.engine), "--with", str(self.lib), "--no-profile", "--format", "json",
+                "--targets", "sm_100,sm_120", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("kernlib: read at v1.0", r.stderr)
+        doc = json.loads(r.stdout)
+        self.assertEqual(self.cell(doc, "grouped", "sm_120"), "supported")  # v1.0 has no SM100-only raise
+        # Pinned to HEAD's version: read as it is.
+        (self.engine / "requirements.txt").write_text("kern_lib==2.0\n")
+        self.git("tag", "v2.0")
+        r = run("audit", str(self.engine), "--with", str(self.lib), "--no-profile", "--format", "json",
+                "--targets", "sm_100,sm_120", "--no-cache")
+        self.assertNotIn("read at", r.stderr)
+        self.assertEqual(self.cell(json.loads(r.stdout), "grouped", "sm_120"), "rejected")
+
+
 class Validate(unittest.TestCase):
     def test_merge_rejects_bad_results_files(self):
         tmp = pathlib.Path(tempfile.mkdtemp())
