@@ -245,27 +245,33 @@ std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in) {
 /// `get_device_capability(` and adds to `self.X` (`.add(` / `.append(`)
 /// makes `C.X` a device_capability_list, as a profile's `attributes` would.
 void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::string> &attributes) {
-  static const std::regex loop(R"(\n([ \t]+)for \w+ in range\((?:torch\.)?cuda\.device_count\(\)\):)");
   static const std::regex adds(R"(self\.(\w+)\.(?:add|append)\()");
-  static const std::regex cls(R"((?:^|\n)class (\w+))");
   for (const auto &tree : index.trees())
     for (const auto &f : tree.files()) {
       const std::string *text = tree.read(f);
-      if (!text || text->find("device_count()") == std::string::npos) continue;
-      for (auto it = std::sregex_iterator(text->begin(), text->end(), loop); it != std::sregex_iterator(); ++it) {
-        size_t start = size_t(it->position() + it->length()), indent = (*it)[1].length(), end = start;
-        while ((end = text->find('\n', end + 1)) != std::string::npos) { // the loop body: deeper lines
+      if (!text) continue;
+      // Literal scans only: std::regex over whole files costs more than the rest of the read.
+      for (size_t at = text->find("cuda.device_count()):"); at != std::string::npos;
+           at = text->find("cuda.device_count()):", at + 1)) {
+        size_t bol = text->rfind('\n', at) + 1; // npos + 1 == 0
+        size_t indent = text->find_first_not_of(" \t", bol) - bol;
+        if (indent == 0 || text->compare(bol + indent, 4, "for ") != 0 || text->find(" in range(", bol) > at) continue;
+        size_t start = text->find('\n', at), end = start;
+        while (end != std::string::npos && (end = text->find('\n', end + 1)) != std::string::npos) { // deeper lines
           size_t n = text->find_first_not_of(" \t", end + 1);
           if (n != std::string::npos && text->at(n) != '\n' && n - end - 1 <= indent) break;
         }
+        if (start == std::string::npos) continue;
         std::string body = text->substr(start, (end == std::string::npos ? text->size() : end) - start);
-        std::smatch add, owner;
+        std::smatch add;
         if (body.find("get_device_capability(") == std::string::npos || !std::regex_search(body, add, adds)) continue;
-        std::string before = text->substr(0, size_t(it->position()));
-        std::string name;
-        for (auto c = std::sregex_iterator(before.begin(), before.end(), cls); c != std::sregex_iterator(); ++c)
-          name = (*c)[1];
-        if (!name.empty()) attributes.emplace(name + "." + add[1].str(), "device_capability_list");
+        size_t cls = text->rfind("\nclass ", at); // the class the loop is in
+        size_t nameAt = cls != std::string::npos ? cls + 7
+                        : text->compare(0, 6, "class ") == 0 ? 6
+                                                             : std::string::npos;
+        if (nameAt == std::string::npos) continue;
+        size_t nameEnd = text->find_first_of("(:", nameAt);
+        attributes.emplace(text->substr(nameAt, nameEnd - nameAt) + "." + add[1].str(), "device_capability_list");
       }
     }
 }
