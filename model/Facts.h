@@ -8,6 +8,7 @@
 #include "model/Condition.h"
 #include "model/Evidence.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ struct Facts {
   std::vector<GuardFact> guards;
   std::vector<std::string> warnings; ///< unreadable files, parse errors, ...
   std::set<std::string> dispatched;  ///< backends with a dispatch branch
+  /// backend -> the library files (of --with trees) whose functions its
+  /// entry walks entered: CuTe DSL kernels, read for their kernel families
+  std::map<std::string, std::set<std::string>> enteredFiles;
 };
 
 } // namespace archscope

@@ -63,6 +63,8 @@ std::string encodeFacts(const CachedFacts &c) {
          << '\n';
   }
   for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
+  for (const auto &[backend, files] : c.facts.enteredFiles)
+    for (const auto &f : files) body << "E\t" << clean(backend) << '\t' << clean(f) << '\n';
   for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
   for (const auto &r : c.backends) body << "R\t" << clean(r) << '\n';
   std::string out = std::string(kHeader) + '\n';
@@ -127,6 +129,7 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
       return true;
     }
     case 'D': c.facts.dispatched.insert(rest); return true;
+    case 'E': c.facts.enteredFiles[f.at(0)].insert(f.at(1)); return true;
     case 'W': c.facts.warnings.push_back(rest); return true;
     case 'R': c.backends.push_back(rest); return true;
     default: return false;

@@ -43,6 +43,9 @@ struct LowerLayers {
   std::map<std::string, std::vector<std::string>> entryFiles;
   /// entry -> the kernel families those files show (KernelFamilies::marksIn)
   std::map<std::string, std::vector<FamilyMark>> entryFamilies;
+  /// backend -> the families shown by the library Python files its entry
+  /// walks entered (CuTe DSL: `from cutlass.cute.nvgpu import tcgen05`)
+  std::map<std::string, std::vector<FamilyMark>> backendFamilies;
   bool read = false; ///< whether the lower layers were read at all
 };
 

@@ -392,6 +392,11 @@ private:
           if (std::none_of(out.begin(), out.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
             out.push_back(m);
       }
+    if (lower_)
+      if (auto it = lower_->backendFamilies.find(b); it != lower_->backendFamilies.end())
+        for (const auto &m : it->second)
+          if (std::none_of(out.begin(), out.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
+            out.push_back(m);
     if (!out.empty()) return out;
     fromCode = false;
     if (auto it = req_.families.find(b); it != req_.families.end())

@@ -255,6 +255,25 @@ static void addFamilyMarks(LowerLayers &lower, const KernelFamilies &families) {
     }
 }
 
+/// The kernel families the library Python files each backend's walks
+/// entered show; a file most rows enter (a quantize helper) sets none.
+static void addEnteredFamilies(LowerLayers &lower, const Facts &facts, const std::vector<std::string> &rows,
+                               const KernelFamilies &families) {
+  std::map<std::string, size_t> enteredBy;
+  for (const auto &[backend, files] : facts.enteredFiles)
+    for (const auto &f : files) ++enteredBy[f];
+  std::map<std::string, std::vector<FamilyMark>> byFile;
+  for (const auto &[backend, files] : facts.enteredFiles)
+    for (const auto &f : files) {
+      if (2 * enteredBy[f] > std::max<size_t>(2, rows.size())) continue;
+      if (!byFile.count(f)) byFile[f] = families.marksIn(f, readSmall(f));
+      auto &marks = lower.backendFamilies[backend];
+      for (const auto &m : byFile[f])
+        if (std::none_of(marks.begin(), marks.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
+          marks.push_back(m);
+    }
+}
+
 /// Lower-layer evidence named the way the Python facts name files: relative
 /// to the engine tree, or to a dependency tree behind its folder name.
 static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> &roots) {
@@ -283,8 +302,9 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
         for (auto &e : c.chain) rename(e);
         rename(c.refusal);
       }
-  for (auto &[entry, marks] : lower.entryFamilies)
-    for (auto &m : marks) rename(m.where);
+  for (auto *layer : {&lower.entryFamilies, &lower.backendFamilies})
+    for (auto &[key, marks] : *layer)
+      for (auto &m : marks) rename(m.where);
 }
 
 std::string dataDirOf(const Options &opts) { return opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir; }
@@ -414,6 +434,7 @@ AuditResult runAudit(const Options &opts) {
       [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
   addCubinPools(lower, binary::readCubinPools(linkReq.roots, profile.cubins), req.targets);
   addFamilyMarks(lower, kernelFamilies);
+  addEnteredFamilies(lower, extracted.facts, req.backends, kernelFamilies);
   nameLikeTheTrees(lower, linkReq.roots);
   timer.lap("link", std::to_string(lower.entries.size()) + " compiled entries");
   result.matrix = buildMatrix(extracted.facts, req, &lower);

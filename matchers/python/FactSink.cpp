@@ -114,6 +114,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
 }
 
 void FactSink::entered(const FuncRef &fn, const Condition &reach) {
+  if (!backend_.empty() && fn.mod && fn.mod->file) facts_.enteredFiles[backend_].insert(fn.mod->file->path);
   // @supported_compute_capability([...]) on the function (or its class's
   // __init__) declares an allow-list; alone it enforces nothing.
   TSNode parent = ts_node_parent(fn.def);

@@ -239,6 +239,68 @@ std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in) {
   return out;
 }
 
+namespace {
+
+/// Whether an expression names a selector: `moe_runner_backend`,
+/// `self.moe_runner_backend`, `server_args.moe_runner_backend`.
+bool namesSelectorValue(std::string_view text, const Vocabulary &vocab) {
+  size_t dot = text.rfind('.');
+  std::string last(dot == std::string_view::npos ? text : text.substr(dot + 1));
+  return vocab.selectors.count(last) > 0;
+}
+
+/// The string literals of a `string`, or of a list/tuple/set of them.
+std::vector<std::string> literalsOf(const ParsedModule &pm, TSNode n) {
+  std::vector<std::string> out;
+  auto add = [&](TSNode s) {
+    std::string_view t = pm.text(s);
+    if (t.size() >= 2 && (t[0] == '"' || t[0] == '\'') && t.back() == t[0]) out.emplace_back(t.substr(1, t.size() - 2));
+  };
+  if (type(n) == "string") add(n);
+  if (type(n) == "list" || type(n) == "tuple" || type(n) == "set")
+    for (TSNode item : namedChildren(n))
+      if (type(item) == "string") add(item);
+  return out;
+}
+
+void collectStringBackends(const ParsedModule &pm, TSNode n, const Vocabulary &vocab, std::vector<std::string> &out) {
+  auto keep = [&](const std::vector<std::string> &names) {
+    for (const auto &name : names)
+      if (name != "auto" && name != "none" && name != "default" && !name.empty() &&
+          std::find(out.begin(), out.end(), name) == out.end())
+        out.push_back(name);
+  };
+  auto t = type(n);
+  if (t == "comparison_operator") {
+    auto parts = namedChildren(n);
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      if (namesSelectorValue(pm.text(parts[i]), vocab)) keep(literalsOf(pm, parts[i + 1]));
+      if (namesSelectorValue(pm.text(parts[i + 1]), vocab)) keep(literalsOf(pm, parts[i]));
+    }
+  }
+  if (t == "assignment" && namesSelectorValue(pm.text(field(n, "left")), vocab)) keep(literalsOf(pm, field(n, "right")));
+  for (TSNode child : namedChildren(n)) collectStringBackends(pm, child, vocab, out);
+}
+
+} // namespace
+
+std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &quant, const Vocabulary &vocab) {
+  const SourceTree &engine = index.trees()[0];
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
+  for (const auto &f : engine.files()) {
+    const std::string *text = engine.read(f);
+    if (!text || outsideServingCode(f.relPath) || !quotesFlag(*text, quant) || !mentionsMoe(*text)) continue;
+    if (std::any_of(vocab.selectors.begin(), vocab.selectors.end(), [&](const std::string &s) { return mentionsWord(*text, s); }))
+      candidates.push_back({&engine, &f});
+  }
+  index.prefetch(candidates);
+  std::vector<std::string> out;
+  for (const auto &[tree, file] : candidates)
+    if (Module *m = index.moduleForFile(*tree, *file); m && m->parsed)
+      collectStringBackends(*m->parsed, m->parsed->root(), vocab, out);
+  return out;
+}
+
 /// Attributes filled with the capability of every GPU present, found from
 /// the code (FlashInfer's CompilationContext): inside `class C`, a loop
 /// `for d in range(torch.cuda.device_count()):` whose body reads

@@ -35,6 +35,12 @@ std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in);
 /// named for another format.
 bool isMoeModule(const std::string &relPath, const QuantProfile &quant);
 
+/// Backends named as strings, for an engine with no backend enum: the
+/// literals a selector is compared with (`==`, `!=`, `in [...]`) or assigned
+/// in the MoE code that quotes the format's flag values, in order of first
+/// appearance; `auto`, `none` and `default` are not backends.
+std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &quant, const Vocabulary &vocab);
+
 /// A kernel library audited alone: its public MoE entry points of the format
 /// (appended to `rows`), as the quant's entries.
 QuantProfile libraryEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,

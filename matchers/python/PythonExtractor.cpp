@@ -481,8 +481,8 @@ void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &f
   in.setSinkDepth(3);
 }
 
-void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink,
-                 Facts &facts) {
+void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink, Facts &facts,
+                 const std::string &source = "profile") {
   for (const auto &[backend, entries] : quant.entries) {
     for (const auto &entry : entries) {
       Value v = resolveDotted(index, in, entry);
@@ -501,7 +501,7 @@ void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
         continue;
       }
       walkAsEntry(in, sink, facts, fn, self.cls.valid() ? &self : nullptr, backend,
-                  evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (profile)"));
+                  evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (" + source + ")"));
     }
   }
 }
@@ -700,6 +700,8 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("backends", std::to_string(index.parsedCount()) + " modules parsed so far");
   // A library audited alone: its entry points are the rows.
   QuantProfile library;
+  // An engine with no backend enum may name its backends as strings.
+  if (r.backends.empty() && profile.backends.empty()) r.backends = stringBackends(index, quant, vocab);
   bool alone = r.backends.empty() && profile.backends.empty() && quant.entries.empty() && quant.scope.empty();
   if (alone) library = libraryEntries(index, in, quant, r.backends);
   const QuantProfile &walked = alone ? library : quant;
@@ -710,7 +712,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
       quant.kernelMap.empty() && quant.scope.empty() ? discoverOracle(index, quant) : std::nullopt;
   if (!alone) walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
   timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
-  walkEntries(index, in, walked, sink, r.facts);
+  walkEntries(index, in, walked, sink, r.facts, alone ? "a public entry point of the library" : "profile");
   timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkRegistered(index, in, quant, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
   timer.lap("dispatch:registered", std::to_string(index.parsedCount()) + " modules parsed so far");
