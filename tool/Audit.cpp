@@ -172,19 +172,17 @@ std::vector<ComputeCapability> chooseTargets(const Options &opts, const ArchTabl
   return out;
 }
 
+/// Each dependency tree against the version the engine pins for it.
 void checkPins(const Profile &profile, const fs::path &engineRoot, std::vector<TreeInfo> &trees,
                std::vector<std::string> &warnings) {
-  for (const auto &pin : profile.pins) {
-    std::smatch m;
-    std::string text = readSmall(engineRoot / pin.file);
-    if (!std::regex_search(text, m, std::regex(pin.pattern))) continue;
-    std::string pinned = m[1];
-    for (auto &t : trees) {
-      if (t.role != "dependency" || t.name.find(pin.name) == std::string::npos) continue;
-      t.profile = "pinned " + pinned;
-      if (!t.version.empty() && t.version != pinned)
-        warnings.push_back(pin.name + ": the engine pins " + pinned + " (" + pin.file + ") but the tree given with --with is " + t.version);
-    }
+  for (auto &t : trees) {
+    if (t.role != "dependency") continue;
+    PinnedVersion pin = pinnedVersion(engineRoot.string(), t.path, profile);
+    if (pin.version.empty()) continue;
+    t.profile = "pinned " + pin.version;
+    if (!t.version.empty() && t.version != pin.version)
+      warnings.push_back(t.name + ": the engine pins " + pin.version + " (" + pin.file +
+                         ") but the tree given with --with is " + t.version);
   }
 }
 

@@ -44,30 +44,30 @@ std::vector<fs::path> pinFiles(const fs::path &engine) {
 }
 
 /// Matches `dist==V` with `-`, `_` and `.` alike (PEP 503) and optional extras.
-std::string pinOf(const std::string &dist, const std::vector<fs::path> &files) {
+PinnedVersion pinOf(const std::string &dist, const fs::path &engine, const std::vector<fs::path> &files) {
   std::string pattern;
   for (char c : dist) pattern += c == '-' || c == '_' || c == '.' ? std::string("[-_.]") : std::string(1, c);
   std::regex pin(pattern + R"((?:\[[\w,]+\])?\s*==\s*([0-9][0-9A-Za-z.]*))", std::regex::icase);
   for (const auto &f : files) {
     std::smatch m;
     std::string text = readText(f);
-    if (std::regex_search(text, m, pin)) return m[1];
+    if (std::regex_search(text, m, pin)) return {m[1], f.lexically_relative(engine).string()};
   }
-  return "";
+  return {};
 }
 
 } // namespace
 
-std::string pinnedVersion(const std::string &engineRoot, const std::string &dependency, const Profile &profile) {
+PinnedVersion pinnedVersion(const std::string &engineRoot, const std::string &dependency, const Profile &profile) {
   std::string folder = fs::path(dependency).filename().string();
   for (const auto &p : profile.pins) {
     if (folder.find(p.name) == std::string::npos) continue;
     std::smatch m;
     std::string text = readText(fs::path(engineRoot) / p.file);
-    if (std::regex_search(text, m, std::regex(p.pattern))) return m[1];
+    if (std::regex_search(text, m, std::regex(p.pattern))) return {m[1], p.file};
   }
   std::string dist = distributionName(dependency);
-  return dist.empty() ? "" : pinOf(dist, pinFiles(engineRoot));
+  return dist.empty() ? PinnedVersion{} : pinOf(dist, engineRoot, pinFiles(engineRoot));
 }
 
 std::vector<std::string> treesAtPins(const std::vector<std::string> &withPaths, const std::string &engineRoot,
@@ -78,7 +78,7 @@ std::vector<std::string> treesAtPins(const std::vector<std::string> &withPaths, 
     out.push_back(path);
     std::error_code ec;
     if (!fs::exists(fs::path(path) / ".git", ec)) continue; // a checkout's top, not an installed package
-    std::string version = pinnedVersion(engineRoot, path, profile);
+    std::string version = pinnedVersion(engineRoot, path, profile).version;
     if (version.empty()) continue;
     try {
       diff::GitRepo repo = diff::findRepository(path);

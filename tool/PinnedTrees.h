@@ -16,10 +16,16 @@
 
 namespace archscope {
 
+/// A version the engine pins, and the file (relative to the engine) that says so.
+struct PinnedVersion {
+  std::string version; ///< "" when the engine pins none
+  std::string file;
+};
+
 /// The version `engineRoot` pins for the dependency tree `dependency`: the
 /// profile's pin for it, else `<its distribution name>[extras]==V` in the
-/// engine's pyproject.toml or requirements files; "" when none.
-std::string pinnedVersion(const std::string &engineRoot, const std::string &dependency, const Profile &profile);
+/// engine's pyproject.toml or requirements files.
+PinnedVersion pinnedVersion(const std::string &engineRoot, const std::string &dependency, const Profile &profile);
 
 /// The tree to read for each --with path: the path itself, or, for a git
 /// checkout not at the pinned version's tag (vV or V), that tag's files
