@@ -381,22 +381,20 @@ private:
   /// profile's `families`; `fromCode` says which.
   std::vector<FamilyMark> familiesOf(const std::string &b, const EvalEnv &e, bool &fromCode) const {
     std::vector<FamilyMark> out;
+    auto addAll = [&](const std::vector<FamilyMark> &marks) {
+      for (const auto &m : marks)
+        if (std::none_of(out.begin(), out.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
+          out.push_back(m);
+    };
     fromCode = true;
-    if (lower_)
+    if (lower_) {
       for (const auto &g : facts_.guards) {
         if (g.kind != Kind::Calls || !appliesTo(g, b) || g.cond.eval(e) == Tri::False) continue;
-        if (!lower_->entryFamilies.count(g.entry) || !ownEntry(g.entry, b, e)) continue;
         auto it = lower_->entryFamilies.find(g.entry);
-        if (it == lower_->entryFamilies.end()) continue;
-        for (const auto &m : it->second)
-          if (std::none_of(out.begin(), out.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
-            out.push_back(m);
+        if (it != lower_->entryFamilies.end() && ownEntry(g.entry, b, e)) addAll(it->second);
       }
-    if (lower_)
-      if (auto it = lower_->backendFamilies.find(b); it != lower_->backendFamilies.end())
-        for (const auto &m : it->second)
-          if (std::none_of(out.begin(), out.end(), [&](const FamilyMark &x) { return x.family == m.family; }))
-            out.push_back(m);
+      if (auto it = lower_->backendFamilies.find(b); it != lower_->backendFamilies.end()) addAll(it->second);
+    }
     if (!out.empty()) return out;
     fromCode = false;
     if (auto it = req_.families.find(b); it != req_.families.end())

@@ -443,14 +443,16 @@ AuditResult runAudit(const Options &opts) {
   // What validate may compile for a backend: the profile's families and those
   // its linked code shows (a marker read in one module of several does not
   // take the others' families away).
-  for (const auto &g : result.facts.guards) {
-    if (g.kind != GuardFact::Kind::Calls || g.backend.empty()) continue;
-    auto marks = result.lower.entryFamilies.find(g.entry);
-    if (marks == result.lower.entryFamilies.end()) continue;
-    auto &names = result.families[g.backend];
-    for (const auto &m : marks->second)
+  auto addFamilies = [&](const std::string &backend, const std::vector<FamilyMark> &marks) {
+    auto &names = result.families[backend];
+    for (const auto &m : marks)
       if (std::find(names.begin(), names.end(), m.family) == names.end()) names.push_back(m.family);
-  }
+  };
+  for (const auto &g : result.facts.guards)
+    if (auto marks = result.lower.entryFamilies.find(g.entry);
+        g.kind == GuardFact::Kind::Calls && !g.backend.empty() && marks != result.lower.entryFamilies.end())
+      addFamilies(g.backend, marks->second);
+  for (const auto &[backend, marks] : result.lower.backendFamilies) addFamilies(backend, marks);
   result.archMacros = profile.archMacros;
   result.quantFlags = {quant->flags.begin(), quant->flags.end()};
   result.roots.push_back(engineRoot.string());
