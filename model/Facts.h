@@ -56,6 +56,9 @@ struct GuardFact {
   /// read for the kernel families they show (not preprocessed: coverage comes
   /// from the export's own file).
   std::vector<std::string> familySources;
+  /// Calls of a JIT module whose builder reads the folders its prebuilt
+  /// cubins are published under (relative paths, matched as suffixes).
+  std::vector<std::string> cubinArtifacts;
   std::string tree;          ///< which tree: the engine or a dependency name
   std::vector<Evidence> chain; ///< the site first, then its context
   /// The branch conditions enclosing the site, outermost first, each with

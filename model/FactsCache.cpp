@@ -6,7 +6,7 @@
 //   C <condition record>            the condition table (ConditionCodec.cpp)
 //   P name  cond  evidence          a predicate
 //   B name  enumClass  evidence     a backend
-//   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags  familySources
+//   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags  familySources  cubinArtifacts
 //   D backend                       a backend with a dispatch site
 //   W warning
 //   R backend                       a matrix row
@@ -59,8 +59,7 @@ std::string encodeFacts(const CachedFacts &c) {
     body << "G\t" << int(g.kind) << '\t' << g.cond.encode(records, ids) << '\t' << g.reach.encode(records, ids)
          << '\t' << clean(g.backend) << '\t' << g.order << '\t' << clean(g.tree) << '\t' << chain << '\t'
          << context << '\t' << clean(g.entry) << '\t' << joinList(g.jitSources) << '\t' << joinList(g.jitFlags)
-         << '\t' << joinList(g.familySources)
-         << '\n';
+         << '\t' << joinList(g.familySources) << '\t' << joinList(g.cubinArtifacts) << '\n';
   }
   for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
   for (const auto &[backend, files] : c.facts.enteredFiles)
@@ -125,6 +124,7 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
       g.jitSources = splitList(f.at(9));
       g.jitFlags = splitList(f.at(10));
       if (f.size() > 11) g.familySources = splitList(f.at(11));
+      if (f.size() > 12) g.cubinArtifacts = splitList(f.at(12));
       c.facts.guards.push_back(std::move(g));
       return true;
     }

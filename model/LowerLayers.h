@@ -38,6 +38,9 @@ struct LowerLayers {
   /// backend -> GPU -> whether its pool of prebuilt cubins (profile
   /// backend.cubins, found installed) has one for the GPU (layer binary)
   std::map<std::string, std::map<ComputeCapability, EntryCoverage>> cubinPools;
+  /// entry -> GPU -> the same, for the cubins its JIT builder names by
+  /// artifact path (no profile needed)
+  std::map<std::string, std::map<ComputeCapability, EntryCoverage>> entryCubinPools;
   /// entry -> the source files its code was linked to (defining files, JIT
   /// module sources), for reading which kernel families it runs
   std::map<std::string, std::vector<std::string>> entryFiles;

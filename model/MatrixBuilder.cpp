@@ -175,7 +175,7 @@ public:
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           readsHardware(g) && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
-    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, d)) isaLacks(b, t, e, d);
+    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, e, d)) isaLacks(b, t, e, d);
     dedupe(d.evidence);
     return d;
   }
@@ -343,15 +343,19 @@ private:
   }
 
   /// The backend's installed pool of prebuilt cubins (profile
-  /// backend.cubins): none named for a target that runs on the GPU is a crash
+  /// backend.cubins, else the pool the JIT builder of an entry it alone
+  /// calls names): none named for a target that runs on the GPU is a crash
   /// at the cubin lookup (TRT-LLM-gen's sm_100f pool on an sm_120).
-  bool cubinsLack(const std::string &b, ComputeCapability t, Decision &d) const {
+  bool cubinsLack(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
     if (!lower_) return false;
-    auto it = lower_->cubinPools.find(b);
-    if (it == lower_->cubinPools.end()) return false;
-    auto jt = it->second.find(t);
-    if (jt == it->second.end()) return false;
-    const EntryCoverage &c = jt->second;
+    const EntryCoverage *pool = poolOn(lower_->cubinPools, b, t);
+    for (const auto &g : facts_.guards) {
+      if (pool) break;
+      if (g.kind == Kind::Calls && appliesTo(g, b) && g.cond.eval(e) != Tri::False && ownEntry(g.entry, b, e))
+        pool = poolOn(lower_->entryCubinPools, g.entry, t);
+    }
+    if (!pool) return false;
+    const EntryCoverage &c = *pool;
     for (const auto &ev : c.chain) d.evidence.push_back(ev);
     if (c.built != Tri::False) return false;
     d.verdict = Verdict::CrashRisk;
@@ -374,6 +378,14 @@ private:
       });
     }
     return 2 * callers <= std::max<size_t>(2, req_.backends.size());
+  }
+
+  static const EntryCoverage *poolOn(const std::map<std::string, std::map<ComputeCapability, EntryCoverage>> &layer,
+                                     const std::string &owner, ComputeCapability t) {
+    auto it = layer.find(owner);
+    if (it == layer.end()) return nullptr;
+    auto jt = it->second.find(t);
+    return jt == it->second.end() ? nullptr : &jt->second;
   }
 
   /// The kernel families `b` runs on `t`: read off the sources of the

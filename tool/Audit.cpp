@@ -217,12 +217,12 @@ bool holdsCubins(const std::string &root) {
 
 } // namespace
 
-/// Each backend's installed cubin pools, per GPU: a kernel when some cubin
+/// Each owner's installed cubin pools, per GPU: a kernel when some cubin
 /// is named for a target that runs there.
-static void addCubinPools(LowerLayers &lower, const std::vector<binary::CubinPool> &pools,
-                          const std::vector<ComputeCapability> &gpus) {
+static void addCubinPools(std::map<std::string, std::map<ComputeCapability, EntryCoverage>> &layer,
+                          const std::vector<binary::CubinPool> &pools, const std::vector<ComputeCapability> &gpus) {
   for (const auto &p : pools) {
-    auto &byGpu = lower.cubinPools[p.backend];
+    auto &byGpu = layer[p.owner];
     for (auto gpu : gpus) {
       EntryCoverage &c = byGpu[gpu];
       bool runs = p.runsOn(gpu);
@@ -236,6 +236,19 @@ static void addCubinPools(LowerLayers &lower, const std::vector<binary::CubinPoo
                                                                 gpu.name() + ": " + p.targetsText()}};
     }
   }
+}
+
+/// The cubin artifact paths the JIT builders of each called entry name.
+static std::map<std::string, std::vector<std::string>> cubinArtifacts(const Facts &facts) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto &g : facts.guards) {
+    if (g.kind != GuardFact::Kind::Calls) continue;
+    auto &paths = out[g.entry];
+    for (const auto &a : g.cubinArtifacts)
+      if (std::find(paths.begin(), paths.end(), a) == paths.end()) paths.push_back(a);
+    if (paths.empty()) out.erase(g.entry);
+  }
+  return out;
 }
 
 /// The kernel families each linked entry's sources show (markers of
@@ -294,7 +307,7 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
       return;
     }
   };
-  for (auto *layer : {&lower.entries, &lower.cubinPools})
+  for (auto *layer : {&lower.entries, &lower.cubinPools, &lower.entryCubinPools})
     for (auto &[entry, byGpu] : *layer)
       for (auto &[gpu, c] : byGpu) {
         for (auto &e : c.chain) rename(e);
@@ -430,7 +443,9 @@ AuditResult runAudit(const Options &opts) {
         return images;
       },
       [&] { return cmakeArchSets(linkReq.roots, opts.cuda.empty() ? table.defaultToolkit() : opts.cuda, warnings); });
-  addCubinPools(lower, binary::readCubinPools(linkReq.roots, profile.cubins), req.targets);
+  addCubinPools(lower.cubinPools, binary::readCubinPools(linkReq.roots, profile.cubins), req.targets);
+  addCubinPools(lower.entryCubinPools, binary::readArtifactPools(linkReq.roots, cubinArtifacts(extracted.facts)),
+                req.targets);
   addFamilyMarks(lower, kernelFamilies);
   addEnteredFamilies(lower, extracted.facts, req.backends, kernelFamilies);
   nameLikeTheTrees(lower, linkReq.roots);

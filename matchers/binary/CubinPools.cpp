@@ -58,6 +58,25 @@ std::string CubinPool::targetsText() const {
   return out;
 }
 
+namespace {
+
+/// The cubins directly in the pool's folders, counted by the target each
+/// file name carries.
+void countCubins(CubinPool &pool) {
+  for (const auto &dir : pool.dirs) {
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (!it->is_regular_file(ec) || it->path().extension() != ".cubin") continue;
+      ++pool.cubins;
+      if (auto t = cubinTarget(name)) ++pool.byTarget[t->name()];
+      else ++pool.unnamed;
+    }
+  }
+}
+
+} // namespace
+
 std::vector<CubinPool> readCubinPools(const std::vector<std::string> &roots,
                                       const std::map<std::string, std::vector<std::string>> &globs) {
   std::vector<CubinPool> out;
@@ -65,17 +84,41 @@ std::vector<CubinPool> readCubinPools(const std::vector<std::string> &roots,
     for (const auto &pattern : patterns) {
       CubinPool pool{backend, pattern, {}, 0, {}, 0};
       for (const auto &root : roots) expand(fs::path(root), components(pattern), 0, pool.dirs);
-      for (const auto &dir : pool.dirs) {
-        std::error_code ec;
-        for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-          std::string name = it->path().filename().string();
-          if (!it->is_regular_file(ec) || it->path().extension() != ".cubin") continue;
-          ++pool.cubins;
-          if (auto t = cubinTarget(name)) ++pool.byTarget[t->name()];
-          else ++pool.unnamed;
-        }
-      }
+      countCubins(pool);
       if (!pool.dirs.empty()) out.push_back(std::move(pool));
+    }
+  return out;
+}
+
+std::vector<CubinPool> readArtifactPools(const std::vector<std::string> &roots,
+                                         const std::map<std::string, std::vector<std::string>> &artifacts) {
+  std::vector<CubinPool> out;
+  if (artifacts.empty()) return out;
+  std::map<std::string, std::vector<std::string>> dirsOf; // artifact -> folders ending with it
+  for (const auto &root : roots) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (!it->is_directory(ec)) continue;
+      if (it->path().filename().string().rfind('.', 0) == 0) { // .git and the like hold no package
+        it.disable_recursion_pending();
+        continue;
+      }
+      std::string dir = it->path().string();
+      for (const auto &[owner, paths] : artifacts)
+        for (const auto &a : paths)
+          if (dir.size() > a.size() && dir.compare(dir.size() - a.size(), a.size(), a) == 0 &&
+              dir[dir.size() - a.size() - 1] == '/')
+            dirsOf[a].push_back(dir);
+    }
+  }
+  for (const auto &[owner, paths] : artifacts)
+    for (const auto &a : paths) {
+      auto found = dirsOf.find(a);
+      if (found == dirsOf.end()) continue;
+      CubinPool pool{owner, a, found->second, 0, {}, 0};
+      countCubins(pool);
+      if (pool.cubins) out.push_back(std::move(pool));
     }
   return out;
 }

@@ -20,8 +20,8 @@
 namespace archscope::binary {
 
 struct CubinPool {
-  std::string backend;
-  std::string pattern;                    ///< the profile's glob
+  std::string owner;                      ///< the backend (profile) or kernel entry (artifact) it serves
+  std::string pattern;                    ///< the profile's glob, or the artifact path
   std::vector<std::string> dirs;          ///< folders it matched, absolute
   size_t cubins = 0;
   std::map<std::string, size_t> byTarget; ///< "sm_100f" -> cubins named for it
@@ -39,5 +39,11 @@ std::optional<Target> cubinTarget(const std::string &fileName);
 /// a glob that matches nothing yields no pool (the cubins are not installed).
 std::vector<CubinPool> readCubinPools(const std::vector<std::string> &roots,
                                       const std::map<std::string, std::vector<std::string>> &globs);
+
+/// For each owner's artifact paths (`b552.../batched_gemm-b3c1646-c111d7c`,
+/// read off the JIT builder), the folders under the roots whose path ends
+/// with one: where the package that ships them unpacked them.
+std::vector<CubinPool> readArtifactPools(const std::vector<std::string> &roots,
+                                         const std::map<std::string, std::vector<std::string>> &artifacts);
 
 } // namespace archscope::binary

@@ -110,6 +110,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
   g.chain.push_back(ev);
   if (spec && familiesOnly) g.familySources = spec->sources;
   else if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags;
+  if (spec) g.cubinArtifacts = spec->artifacts;
   facts_.guards.push_back(std::move(g));
 }
 

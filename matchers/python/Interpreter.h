@@ -121,6 +121,7 @@ private:
   const std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> &jitSpecsOfGetter(const std::string &getter,
                                                                                            Frame &f);
   void noteKernelEntry(const Value &callee, TSNode call, Frame &frame);
+  void addArtifactPaths(Value &module, const FuncRef &builder);
   Value evalAttribute(TSNode node, Frame &frame);
   Value evalComparison(TSNode node, Frame &frame);
   Value evalBinary(TSNode node, Frame &frame);

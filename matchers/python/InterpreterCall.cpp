@@ -302,6 +302,38 @@ Interpreter::jitSpecsOfGetter(const std::string &getter, Frame &f) {
   return specs;
 }
 
+/// The relative paths a JIT builder's body reads through attributes of
+/// string constants (`f"{ArtifactPath.TRTLLM_GEN_BMM}/include"`): the
+/// folders its prebuilt cubins are published under, added to the specs of
+/// the module it returns.
+void Interpreter::addArtifactPaths(Value &module, const FuncRef &builder) {
+  std::vector<std::string> out;
+  Frame inner{builder.mod, {}, kMaxDepth, nullptr};
+  std::vector<TSNode> stack{field(builder.def, "body")};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (isNull(n)) continue;
+    if (type(n) == "attribute") {
+      Value s = evalExpr(n, inner);
+      std::string path = s.is(Value::Kind::Str) ? s.text : "";
+      while (!path.empty() && path.back() == '/') path.pop_back();
+      if (path.find('/') != std::string::npos && std::find(out.begin(), out.end(), path) == out.end())
+        out.push_back(path);
+      continue;
+    }
+    for (TSNode c : namedChildren(n)) stack.push_back(c);
+  }
+  if (out.empty()) return;
+  for (auto &[cond, spec] : module.jit) {
+    auto withArtifacts = std::make_shared<JitSpec>(*spec);
+    for (const auto &a : out)
+      if (std::find(withArtifacts->artifacts.begin(), withArtifacts->artifacts.end(), a) == withArtifacts->artifacts.end())
+        withArtifacts->artifacts.push_back(a);
+    spec = std::move(withArtifacts);
+  }
+}
+
 Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
                              std::map<std::string, Value> kwargs, Frame &caller, const std::string &text) {
   using K = Value::Kind;
@@ -380,6 +412,7 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     if (r.is(K::Unknown) && std::regex_search(fname, smQuery)) r = Value::sym(smLinear());
     if (r.is(K::Unknown) && r.text.empty()) r.text = text;
     if (jitModule) r = *jitModule;
+    else if (r.is(K::JitModule)) addArtifactPaths(r, callee.func);
     if (!sink) {
       inProgress_.erase(callee.func.def.id);
       pureCallCache_[key] = r;

@@ -42,6 +42,9 @@ struct JitSpec {
   std::string name;                 ///< the module name when literal
   std::vector<std::string> sources; ///< literal path (suffixes)
   std::vector<std::string> flags;   ///< the -D/-U flags written literally
+  /// Relative paths its builder reads through attributes
+  /// (`ArtifactPath.TRTLLM_GEN_BMM`): where its prebuilt cubins install.
+  std::vector<std::string> artifacts;
 };
 
 struct Value {
