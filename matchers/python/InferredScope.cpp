@@ -263,6 +263,64 @@ std::vector<std::string> literalsOf(const ParsedModule &pm, TSNode n) {
   return out;
 }
 
+/// Every string literal below `n` (the members of a `Literal[...]`).
+void allStrings(const ParsedModule &pm, TSNode n, std::vector<std::string> &out) {
+  if (type(n) == "string") {
+    for (const auto &s : literalsOf(pm, n)) out.push_back(s);
+    return;
+  }
+  for (TSNode c : namedChildren(n)) allStrings(pm, c, out);
+}
+
+/// The names a choice list spells: literals, a dict's keys, and a module-level
+/// name bound to either, also through `list(X)`, `sorted(X)`, `X.keys()`.
+std::vector<std::string> choicesOf(const ParsedModule &pm, TSNode n, int depth = 0) {
+  if (isNull(n) || depth > 3) return {};
+  auto t = type(n);
+  if (t == "dictionary") {
+    std::vector<std::string> keys;
+    for (TSNode pair : namedChildren(n))
+      if (type(pair) == "pair")
+        for (const auto &k : literalsOf(pm, field(pair, "key"))) keys.push_back(k);
+    return keys;
+  }
+  if (t == "identifier") return choicesOf(pm, moduleLevelValue(pm, pm.text(n)), depth + 1);
+  if (t == "call") {
+    std::string_view fn = pm.text(field(n, "function"));
+    auto args = namedChildren(field(n, "arguments"));
+    if ((fn == "list" || fn == "sorted" || fn == "tuple") && args.size() == 1) return choicesOf(pm, args[0], depth + 1);
+    if (fn.size() > 5 && fn.substr(fn.size() - 5) == ".keys") {
+      TSNode obj = field(field(n, "function"), "object");
+      return choicesOf(pm, obj, depth + 1);
+    }
+  }
+  if (t == "type" || t == "subscript" || t == "generic_type") { // Literal["a", "b"], Optional[Literal[...]]
+    std::string_view text = pm.text(n);
+    if (text.find("Literal[") == std::string_view::npos) return {};
+    std::vector<std::string> out;
+    allStrings(pm, n, out);
+    return out;
+  }
+  return literalsOf(pm, n);
+}
+
+/// `parser.add_argument("--moe-backend", choices=[...])` (or `dest=`) for a selector.
+bool addsSelectorArgument(const ParsedModule &pm, TSNode call, const Vocabulary &vocab) {
+  std::string_view fn = pm.text(field(call, "function"));
+  if (fn.size() < 12 || fn.substr(fn.size() - 12) != "add_argument") return false;
+  for (TSNode a : namedChildren(field(call, "arguments"))) {
+    std::vector<std::string> names;
+    if (type(a) == "string") names = literalsOf(pm, a);
+    else if (type(a) == "keyword_argument" && pm.text(field(a, "name")) == "dest") names = literalsOf(pm, field(a, "value"));
+    for (auto name : names) {
+      name.erase(0, name.find_first_not_of('-'));
+      std::replace(name.begin(), name.end(), '-', '_');
+      if (vocab.selectors.count(name)) return true;
+    }
+  }
+  return false;
+}
+
 void collectStringBackends(const ParsedModule &pm, TSNode n, const Vocabulary &vocab, std::vector<std::string> &out) {
   auto keep = [&](const std::vector<std::string> &names) {
     for (const auto &name : names)
@@ -278,7 +336,27 @@ void collectStringBackends(const ParsedModule &pm, TSNode n, const Vocabulary &v
       if (namesSelectorValue(pm.text(parts[i + 1]), vocab)) keep(literalsOf(pm, parts[i]));
     }
   }
-  if (t == "assignment" && namesSelectorValue(pm.text(field(n, "left")), vocab)) keep(literalsOf(pm, field(n, "right")));
+  if (t == "assignment" && namesSelectorValue(pm.text(field(n, "left")), vocab)) {
+    keep(literalsOf(pm, field(n, "right")));
+    TSNode annotation = field(n, "type"); // moe_backend: Literal["cutlass", "triton"] = "cutlass"
+    if (!isNull(annotation)) {
+      auto named = namedChildren(annotation);
+      keep(named.size() == 1 && type(named[0]) == "identifier" ? choicesOf(pm, named[0]) : choicesOf(pm, annotation));
+    }
+  }
+  if (t == "call" && addsSelectorArgument(pm, n, vocab))
+    for (TSNode a : namedChildren(field(n, "arguments")))
+      if (type(a) == "keyword_argument" && pm.text(field(a, "name")) == "choices") keep(choicesOf(pm, field(a, "value")));
+  // A table name -> implementation indexed by the selector: `MOE_IMPLS[moe_backend]`, `MOE_IMPLS.get(moe_backend)`.
+  if (t == "subscript" && namesSelectorValue(pm.text(field(n, "subscript")), vocab))
+    keep(choicesOf(pm, field(n, "value")));
+  if (t == "call") {
+    TSNode fn = field(n, "function");
+    auto args = namedChildren(field(n, "arguments"));
+    if (type(fn) == "attribute" && pm.text(field(fn, "attribute")) == "get" && !args.empty() &&
+        namesSelectorValue(pm.text(args[0]), vocab))
+      keep(choicesOf(pm, field(fn, "object")));
+  }
   for (TSNode child : namedChildren(n)) collectStringBackends(pm, child, vocab, out);
 }
 
@@ -289,9 +367,16 @@ std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files()) {
     const std::string *text = engine.read(f);
-    if (!text || outsideServingCode(f.relPath) || !quotesFlag(*text, quant) || !mentionsMoe(*text)) continue;
-    if (std::any_of(vocab.selectors.begin(), vocab.selectors.end(), [&](const std::string &s) { return mentionsWord(*text, s); }))
-      candidates.push_back({&engine, &f});
+    if (!text || outsideServingCode(f.relPath) || !mentionsMoe(*text)) continue;
+    // Comparisons count where the format is quoted; choice lists are declarations of their own.
+    bool declares = text->find("choices") != std::string::npos || text->find("Literal[") != std::string::npos;
+    if (!quotesFlag(*text, quant) && !declares) continue;
+    auto mentions = [&](std::string s) { // moe_backend, or --moe-backend on a command line
+      if (mentionsWord(*text, s)) return true;
+      std::replace(s.begin(), s.end(), '_', '-');
+      return text->find("--" + s) != std::string::npos;
+    };
+    if (std::any_of(vocab.selectors.begin(), vocab.selectors.end(), mentions)) candidates.push_back({&engine, &f});
   }
   index.prefetch(candidates);
   std::vector<std::string> out;

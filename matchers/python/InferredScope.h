@@ -37,8 +37,10 @@ bool isMoeModule(const std::string &relPath, const QuantProfile &quant);
 
 /// Backends named as strings, for an engine with no backend enum: the
 /// literals a selector is compared with (`==`, `!=`, `in [...]`) or assigned
-/// in the MoE code that quotes the format's flag values, in order of first
-/// appearance; `auto`, `none` and `default` are not backends.
+/// in the MoE code that quotes the format's flag values, and the choices
+/// declared for it (`add_argument("--moe-backend", choices=...)`, a
+/// `Literal[...]` annotation, the keys of a dict indexed by it), in order of
+/// first appearance; `auto`, `none` and `default` are not backends.
 std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &quant, const Vocabulary &vocab);
 
 /// A kernel library audited alone: its public MoE entry points of the format

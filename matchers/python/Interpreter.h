@@ -122,6 +122,8 @@ private:
                                                                                            Frame &f);
   void noteKernelEntry(const Value &callee, TSNode call, Frame &frame);
   void addArtifactPaths(Value &module, const FuncRef &builder);
+  bool dispatchThroughTable(TSNode subscript, const std::vector<Value> &args,
+                            const std::map<std::string, Value> &kwargs, Frame &f, const std::string &text);
   Value evalAttribute(TSNode node, Frame &frame);
   Value evalComparison(TSNode node, Frame &frame);
   Value evalBinary(TSNode node, Frame &frame);

@@ -229,9 +229,36 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
     noteKernelEntry(callee, node, f);
     return callValue(callee, std::move(args), std::move(kwargs), f, text);
   }
+  if (type(fn) == "subscript" && dispatchThroughTable(fn, args, kwargs, f, text)) return Value::unknown(text);
   Value callee = evalExpr(fn, f);
   noteKernelEntry(callee, node, f);
   return callValue(callee, std::move(args), std::move(kwargs), f, text);
+}
+
+/// `IMPLS[backend](...)` with `IMPLS = {"cutlass": cutlass_moe, ...}` at
+/// module level: a dispatch branch per key, each implementation called
+/// under `backend == key` (as an if-chain over the keys would be).
+bool Interpreter::dispatchThroughTable(TSNode subscript, const std::vector<Value> &args,
+                                       const std::map<std::string, Value> &kwargs, Frame &f, const std::string &text) {
+  const ParsedModule &pm = *f.mod->parsed;
+  TSNode table = field(subscript, "value");
+  if (type(table) != "identifier" || f.locals.count(std::string(pm.text(table)))) return false;
+  TSNode dict = moduleLevelValue(pm, pm.text(table));
+  if (isNull(dict) || type(dict) != "dictionary") return false;
+  if (!evalExpr(field(subscript, "subscript"), f).is(Value::Kind::Backend)) return false;
+  for (TSNode pair : namedChildren(dict)) {
+    TSNode key = field(pair, "key");
+    if (type(pair) != "pair" || type(key) != "string") continue;
+    Value name = evalExpr(key, f);
+    if (!name.is(Value::Kind::Str)) continue;
+    Condition is = Condition::backendIs({normalizeBackend(name.text)}, std::string(pm.text(subscript)));
+    if (f.sink) f.sink->branched(is, f.reach, *f.mod, subscript);
+    Frame branch{f.mod, f.locals, f.depth, f.sink, f.reach && is};
+    Value impl = evalExpr(field(pair, "value"), branch);
+    noteKernelEntry(impl, subscript, branch);
+    callValue(impl, args, kwargs, branch, text);
+  }
+  return true;
 }
 
 void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {

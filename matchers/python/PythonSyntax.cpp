@@ -44,6 +44,14 @@ TSNode field(TSNode n, const char *name) {
 }
 bool isNull(TSNode n) { return ts_node_is_null(n); }
 
+TSNode moduleLevelValue(const ParsedModule &pm, std::string_view name) {
+  for (TSNode stmt : namedChildren(pm.root())) {
+    TSNode a = type(stmt) == "expression_statement" ? ts_node_named_child(stmt, 0) : TSNode{};
+    if (!isNull(a) && type(a) == "assignment" && pm.text(field(a, "left")) == name) return field(a, "right");
+  }
+  return TSNode{};
+}
+
 std::vector<TSNode> namedChildren(TSNode n) {
   std::vector<TSNode> out;
   uint32_t count = ts_node_named_child_count(n);

@@ -1,0 +1,20 @@
+# Backends as strings declared three ways, no enum: argparse choices here,
+# a Literal annotation in config.py, a dict name -> implementation in moe.py.
+import argparse
+
+MOE_BACKENDS = ["cutlass", "triton", "deep_gemm"]
+DTYPES = {"bf16": "bfloat16", "fp16": "float16"}
+
+
+def make_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--moe-backend", choices=MOE_BACKENDS, default="cutlass")
+    # Not a selector: its choices are no rows.
+    parser.add_argument("--dtype", choices=list(DTYPES.keys()), default="bf16")
+    return parser
+
+
+# deep_gemm is a choice no dispatch handles (moe.py's table lacks it): unknown, not ok.
+# EXPECT-CELL: deep_gemm sm_90 unknown
+# EXPECT-NO-ROW: bf16
+# EXPECT-NO-ROW: fp16
