@@ -316,10 +316,20 @@ Interpreter::jitSpecsOfGetter(const std::string &getter, Frame &f) {
   Value fn = resolveName(f.mod, getter);
   if (!fn.is(Value::Kind::Func)) return specs;
   for (TSNode stmt : namedChildren(field(fn.func.def, "body"))) {
+    // `return _get_X_module_impl(flag)`: the getter delegates to the one that builds.
+    TSNode ret = type(stmt) == "return_statement" ? ts_node_named_child(stmt, 0) : TSNode{};
+    if (!isNull(ret) && type(ret) == "call" && type(field(ret, "function")) == "identifier") {
+      Frame inner{fn.func.mod, {}, f.depth + 1, nullptr};
+      std::string delegate(fn.func.mod->parsed->text(field(ret, "function")));
+      if (delegate != getter && f.depth < kMaxDepth) specs = jitSpecsOfGetter(delegate, inner);
+      break;
+    }
     if (type(stmt) != "expression_statement") continue;
     TSNode assign = ts_node_named_child(stmt, 0);
     if (isNull(assign) || type(assign) != "assignment" || type(field(assign, "right")) != "call") continue;
-    Frame inner{fn.func.mod, {}, f.depth + 1, nullptr};
+    // Cached per getter, so evaluated from a fixed depth: the same spec
+    // whichever walk asks first.
+    Frame inner{fn.func.mod, {}, 1, nullptr};
     Value v = evalExpr(field(assign, "right"), inner);
     if (v.is(Value::Kind::JitModule) && !v.jit.empty()) {
       specs = v.jit;
@@ -373,6 +383,12 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     second[i] = choice.items[1];
     Value a = callValue(callee, first, kwargs, caller, text), b = callValue(callee, second, kwargs, caller, text);
     if (a.is(K::Bool) || b.is(K::Bool)) return Value::boolean((choice.cond && toCond(a)) || (!choice.cond && toCond(b)));
+    if (a.is(K::JitModule) && b.is(K::JitModule)) { // gen_jit_spec("x_sm107" if rubin else "x_sm100", ...): either module
+      Value both = a;
+      for (auto &[cond, spec] : both.jit) cond = cond && choice.cond;
+      for (const auto &[cond, spec] : b.jit) both.jit.push_back({cond && !choice.cond, spec});
+      return both;
+    }
     return Value::unknown(text);
   }
   bool handled = false;

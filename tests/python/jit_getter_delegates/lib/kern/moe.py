@@ -1,0 +1,23 @@
+import functools
+from types import SimpleNamespace
+
+import torch
+
+from kern.jit import gen_trtllm_moe_module
+
+
+def get_trtllm_moe_module():
+    # Delegates: the getter itself builds nothing.
+    enable_rubin = torch.cuda.get_device_capability() == (10, 7)
+    return _get_trtllm_moe_module_impl(enable_rubin)
+
+
+@functools.cache
+def _get_trtllm_moe_module_impl(enable_rubin):
+    module = gen_trtllm_moe_module(enable_rubin=enable_rubin)
+    op = module.build_and_load()
+    return SimpleNamespace(trtllm_moe=op.trtllm_moe)
+
+
+def trtllm_moe(x):
+    return get_trtllm_moe_module().trtllm_moe(x)
