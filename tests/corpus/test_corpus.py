@@ -10,6 +10,9 @@ and, optionally, the TRT-LLM-gen cubin pool of vLLM's pin:
   flashinfer-cubin-0.6.11.post2  flashinfer-cubin==0.6.11.post2 wheel, unzipped (its
                             flashinfer_cubin/*.py, which name the package, and its
                             flashinfer_cubin/cubins/*/batched_gemm-* folder are enough)
+optionally FlashInfer audited alone where its MoE module is chosen by a
+capability string (get_cutlass_fused_moe_module(backend="120")):
+  flashinfer-fb28d72        flashinfer-ai/flashinfer @ fb28d7242 (master, 0.6.18)
 and an installed engine:
   site-packages             sglang==0.5.23 and flashinfer-python==0.7.2.post1 wheels,
                             unzipped into one folder (pip download --no-deps, unzip)
@@ -59,6 +62,13 @@ VLLM = {
     ("auto", "sm_120"): ("supported", "b12x", "oracle/nvfp4.py:168 B12X first"),
     ("auto", "sm_100"): ("supported", "flashinfer_trtllm", "second candidate"),
     ("auto", "sm_90"): ("supported", "flashinfer_cutlass", "is_device_capability(90)"),
+}
+FLASHINFER_ALONE = {
+    ("flashinfer_cutlass", "sm_100"): ("supported", None, "core.py:567 backend in (\"100\", \"107\", \"110\") -> sm100 module"),
+    ("flashinfer_cutlass", "sm_120"): ("supported", None, "core.py backend in (\"120\", \"121\") -> sm120 module"),
+    ("flashinfer_cutlass", "sm_121"): ("supported", None, "sm120 module"),
+    ("flashinfer_trtllm", "sm_120"): ("crash-risk", None, "batched_gemm_runner.cu CudaArch::Sm100a: tcgen05"),
+    ("flashinfer_b12x", "sm_121"): ("supported", None, "b12x MoE: sm_12x"),
 }
 
 # (rule, path suffix:line) -> why; LINT_ABSENT: findings that were false and must stay gone.
@@ -155,6 +165,13 @@ def main():
             ok = cell["verdict"] == "supported" and any(e.get("layer") == "binary" for e in cell["evidence"])
             failures += not ok
             print(f"  {'ok  ' if ok else 'FAIL'} vllm flashinfer_trtllm {target}: {cell['verdict']} with the cubin pool")
+    master = root / "flashinfer-fb28d72"
+    if (master / "flashinfer").is_dir():
+        # Audited alone: the capability string picks the module, so a
+        # parameter named `backend` is not the backend row (issue 21).
+        doc, seconds = audit(binary, master, None)
+        print(f"flashinfer fb28d72 alone: audited in {seconds:.2f} s")
+        failures += check("flashinfer", doc, FLASHINFER_ALONE)
     installed = root / "site-packages"
     if (installed / "sglang").is_dir() and (installed / "flashinfer").is_dir():
         # The released packages: every judged cell must be decided.
