@@ -55,12 +55,6 @@ bool definesQuantMoeClass(const std::string &text, const QuantProfile &quant) {
   return false;
 }
 
-/// Folders of a checkout that hold no serving code: tools, tests, examples.
-bool outsideServingCode(const std::string &relPath) {
-  for (const char *dir : {"tools/", "tests/", "test/", "benchmarks/", "examples/", "docs/", "scripts/"})
-    if (relPath.rfind(dir, 0) == 0 || relPath.find(std::string("/") + dir) != std::string::npos) return true;
-  return false;
-}
 
 bool mentionsMoe(std::string_view text) {
   for (const char *w : {"moe", "Moe", "MoE", "MOE"})
@@ -69,6 +63,13 @@ bool mentionsMoe(std::string_view text) {
 }
 
 } // namespace
+
+/// Folders of a checkout that hold no serving code: tools, tests, examples.
+bool outsideServingCode(const std::string &relPath) {
+  for (const char *dir : {"tools/", "tests/", "test/", "benchmarks/", "examples/", "docs/", "scripts/"})
+    if (relPath.rfind(dir, 0) == 0 || relPath.find(std::string("/") + dir) != std::string::npos) return true;
+  return false;
+}
 
 /// A module of the MoE layer (its path says MoE; a model definition under
 /// models/ is not the layer) not named for another format

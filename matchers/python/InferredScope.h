@@ -35,6 +35,9 @@ std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in);
 /// named for another format.
 bool isMoeModule(const std::string &relPath, const QuantProfile &quant);
 
+/// Folders of a checkout that hold no serving code: tools, tests, examples.
+bool outsideServingCode(const std::string &relPath);
+
 /// Backends named as strings, for an engine with no backend enum: the
 /// literals a selector is compared with (`==`, `!=`, `in [...]`) or assigned
 /// in the MoE code that quotes the format's flag values, and the choices

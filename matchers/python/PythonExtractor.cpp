@@ -527,6 +527,29 @@ bool besideBackendEnum(const std::string &path, const std::vector<BackendFact> &
   return false;
 }
 
+/// A module named for a backend that nothing registers (SGLang's
+/// `layers/moe/flashinfer_cutedsl_moe.py` before its moe_runner registry):
+/// its public module-level functions are that backend's entries.
+void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const std::vector<std::string> &rows,
+                             FactSink &sink, Facts &facts) {
+  const SourceTree &engine = index.trees()[0];
+  for (const auto &f : engine.files()) {
+    std::string stem = std::filesystem::path(f.relPath).stem().string();
+    auto row = std::find_if(rows.begin(), rows.end(), [&](const std::string &r) { return stem == r + "_moe"; });
+    if (row == rows.end() || outsideServingCode(f.relPath)) continue;
+    Module *m = index.moduleForFile(engine, f);
+    if (!m || !m->parsed) continue;
+    for (TSNode def : namedChildren(m->parsed->root())) {
+      if (type(def) != "function_definition" || m->parsed->text(field(def, "name")).substr(0, 1) == "_") continue;
+      FuncRef fn;
+      fn.mod = m;
+      fn.def = def;
+      walkAsEntry(in, sink, facts, fn, nullptr, *row,
+                  evidenceAt(*m, def, "an entry of " + *row + " (its module is named for it)"));
+    }
+  }
+}
+
 /// Functions put into a backend registry by a decorator keyed by the
 /// backend's name (`@register_fused_func("none", "marlin")`, SGLang's
 /// FusedOpPool): the runner looks them up by that name, so each is an entry
@@ -567,8 +590,10 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
       TSNode decorator = ts_node_named_child(ts_node_parent(def), 0);
       walkAsEntry(in, sink, facts, fn, nullptr, backend,
                   evidenceAt(*m, decorator, "registers an entry of " + backend));
+      rows.erase(std::remove(rows.begin(), rows.end(), backend), rows.end());
     }
   }
+  walkModulesNamedForRows(index, in, rows, sink, facts);
 }
 
 /// vLLM-style oracle: backend -> kernel classes -> device check; candidates

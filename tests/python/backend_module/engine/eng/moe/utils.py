@@ -1,0 +1,6 @@
+from enum import Enum
+
+
+class MoeRunnerBackend(Enum):
+    CUTEDSL = "cutedsl"
+    TRITON = "triton"
