@@ -84,13 +84,15 @@ bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
 /// where neither it nor its module names another format) holding an ordered list
 /// of backend enum members (`AVAILABLE_BACKENDS = [NvFp4MoeBackend.B12X,
 /// ...]`) and a loop over a function of each (`for k in
-/// backend_to_kernel_cls(backend)`: the kernel map); the device check is the
+/// backend_to_kernel_cls(backend)`, or `k = backend_to_kernel_cls(backend)`:
+/// the kernel map); the device check is the
 /// `_supports_current_device`-style method the engine's kernel classes
 /// define most. Returns the quant with its oracle and that function as scope.
 std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfile &quant) {
   static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
   static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*\w*Backend\.)");
-  static const std::regex kernelLoop(R"(for \w+ in (\w+)\(\w+\):)");
+  // `for k in backend_to_kernel_cls(backend):`, or one class each: `k = backend_to_kernel_cls(backend)`.
+  static const std::regex kernelLoop(R"((?:for \w+ in |\n[ \t]+\w+ = )(\w+)\(\w+\)(?::|\s*(?:#[^\n]*)?\n))");
   static const std::regex deviceCheckDef(R"(def (_?supports?_\w*device\w*)\()");
   const SourceTree &engine = index.trees()[0];
   std::map<std::string, int> checkNames;

@@ -529,7 +529,8 @@ bool besideBackendEnum(const std::string &path, const std::vector<BackendFact> &
 
 /// A module named for a backend that nothing registers (SGLang's
 /// `layers/moe/flashinfer_cutedsl_moe.py` before its moe_runner registry):
-/// its public module-level functions are that backend's entries.
+/// its public module-level functions are that backend's entries. Not where
+/// an oracle maps backends to kernel classes.
 void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const std::vector<std::string> &rows,
                              FactSink &sink, Facts &facts) {
   const SourceTree &engine = index.trees()[0];
@@ -593,7 +594,8 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
       rows.erase(std::remove(rows.begin(), rows.end(), backend), rows.end());
     }
   }
-  walkModulesNamedForRows(index, in, rows, sink, facts);
+  // An oracle names each backend's kernel classes itself (vLLM).
+  if (quant.kernelMap.empty()) walkModulesNamedForRows(index, in, rows, sink, facts);
 }
 
 /// vLLM-style oracle: backend -> kernel classes -> device check; candidates
@@ -622,6 +624,7 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
       member.kind = Value::Kind::EnumMember;
       member.text = b;
       Value kernels = in.callValue(kernelMap, {member}, {}, frame, quant.kernelMap);
+      if (kernels.is(Value::Kind::Class)) kernels = Value::tuple({kernels}); // `return FlashInferExperts`
       if (!kernels.is(Value::Kind::Tuple)) continue;
       for (const auto &k : kernels.items) {
         if (!k.is(Value::Kind::Class)) continue;
@@ -636,6 +639,8 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
         g.cond = c;
         g.chain.push_back(evidenceAt(*check.func.mod, check.func.def,
                                      in.className(k.cls) + "." + quant.deviceCheck));
+        if (Evidence body = answeringLine(*check.func.mod, check.func.def); !body.path.empty())
+          g.chain.push_back(body); // the line of the check that answers
         facts.guards.push_back(g);
         facts.dispatched.insert(b);
         auto it = support.find(b);
@@ -739,7 +744,8 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkEntries(index, in, walked, sink, r.facts, alone ? "a public entry point of the library" : "profile");
   timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
-  walkRegistered(index, in, quant, profile.backends.empty() ? r.backends : profile.backends, sink, r.facts);
+  walkRegistered(index, in, oracle ? *oracle : quant, profile.backends.empty() ? r.backends : profile.backends, sink,
+                 r.facts);
   timer.lap("dispatch:registered", std::to_string(index.parsedCount()) + " modules parsed so far");
   readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
   timer.lap("dispatch:oracle", std::to_string(index.parsedCount()) + " modules parsed so far");

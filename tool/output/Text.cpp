@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <map>
 #include <set>
 
 namespace archscope {
@@ -95,10 +96,17 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
 }
 
 /// The predicates a snippet reads (`not is_blackwell_supported()`, `_is_blackwell`).
-std::vector<const PredicateFact *> predicatesCalledIn(const Matrix &m, const std::string &snippet) {
+/// A name several modules define (`_supports_current_device`) is taken only
+/// from the snippet's own file; a definition line reads nothing.
+std::vector<const PredicateFact *> predicatesCalledIn(const Matrix &m, const Evidence &e) {
   auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  const std::string &snippet = e.snippet;
   std::vector<const PredicateFact *> out;
+  if (snippet.rfind("def ", 0) == 0) return out;
+  std::map<std::string, int> defined; // short name -> predicates of that name
+  for (const auto &p : m.predicates) ++defined[p.name.substr(p.name.rfind('.') + 1)];
   for (const auto &p : m.predicates) {
+    if (defined[p.name.substr(p.name.rfind('.') + 1)] > 1 && p.where.path != e.path) continue;
     std::string name = p.name.substr(p.name.rfind('.') + 1);
     for (size_t at = snippet.find(name); at != std::string::npos; at = snippet.find(name, at + 1)) {
       size_t end = at + name.size();
@@ -145,7 +153,7 @@ void emitExplain(const Matrix &m, const Cell &c, std::ostream &out, bool color) 
       out << e.note;
     }
     out << "\n";
-    for (const auto *p : predicatesCalledIn(m, e.snippet)) printPredicate(*p, c, out);
+    for (const auto *p : predicatesCalledIn(m, e)) printPredicate(*p, c, out);
   }
   for (const auto &k : c.conditions) out << "  when   " << k.when << ": " << verdictName(k.verdict) << "\n";
   out << "  => " << c.reason << "\n";
