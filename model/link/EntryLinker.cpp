@@ -233,12 +233,20 @@ void applyBuild(EntryCoverage &c, const std::vector<build::ArchSetReport> &repor
   std::string all;
   for (const auto *s : lists) {
     std::stringstream archs(s->archs);
-    for (std::string a; std::getline(archs, a, ';');)
-      if (auto t = Target::parse(a); t && t->runsOn(gpu)) {
+    for (std::string a; std::getline(archs, a, ';');) {
+      auto t = Target::parse(a);
+      if (!t) continue;
+      // "8.0+PTX" also embeds compute_80 PTX, which the driver JIT-compiles on any later GPU.
+      Target ptx = *t;
+      ptx.kind = CodeKind::Ptx;
+      bool viaPtx = a.find("+PTX") != std::string::npos && !t->runsOn(gpu) && ptx.runsOn(gpu);
+      if (t->runsOn(gpu) || viaPtx) {
         c.chain.push_back({reports.front().cmakeLists, s->line, 1, "build", "CUDA_ARCHS " + s->archs,
-                           "compiled for " + a + ", which runs on " + gpu.name()});
+                           viaPtx ? "compiled for " + a + ": its PTX JIT-compiles on " + gpu.name()
+                                  : "compiled for " + a + ", which runs on " + gpu.name()});
         return;
       }
+    }
     all += (all.empty() ? "" : ", ") + (s->archs.empty() ? std::string("nothing") : s->archs);
   }
   const auto *first = lists.front();
