@@ -529,10 +529,11 @@ bool besideBackendEnum(const std::string &path, const std::vector<BackendFact> &
 
 /// A module named for a backend that nothing registers (SGLang's
 /// `layers/moe/flashinfer_cutedsl_moe.py` before its moe_runner registry):
-/// its public module-level functions are that backend's entries. Not where
+/// its public module-level functions are that backend's entries, but for
+/// those named for another format (`cutlass_fused_experts_fp8`). Not where
 /// an oracle maps backends to kernel classes.
-void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const std::vector<std::string> &rows,
-                             FactSink &sink, Facts &facts) {
+void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
+                             const std::vector<std::string> &rows, FactSink &sink, Facts &facts) {
   const SourceTree &engine = index.trees()[0];
   for (const auto &f : engine.files()) {
     std::string stem = std::filesystem::path(f.relPath).stem().string();
@@ -541,7 +542,9 @@ void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const std::vec
     Module *m = index.moduleForFile(engine, f);
     if (!m || !m->parsed) continue;
     for (TSNode def : namedChildren(m->parsed->root())) {
-      if (type(def) != "function_definition" || m->parsed->text(field(def, "name")).substr(0, 1) == "_") continue;
+      if (type(def) != "function_definition") continue;
+      std::string name(m->parsed->text(field(def, "name")));
+      if (name.rfind('_', 0) == 0 || namesFormat(name, quant.name) == false) continue;
       FuncRef fn;
       fn.mod = m;
       fn.def = def;
@@ -595,7 +598,7 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
     }
   }
   // An oracle names each backend's kernel classes itself (vLLM).
-  if (quant.kernelMap.empty()) walkModulesNamedForRows(index, in, rows, sink, facts);
+  if (quant.kernelMap.empty()) walkModulesNamedForRows(index, in, quant, rows, sink, facts);
 }
 
 /// vLLM-style oracle: backend -> kernel classes -> device check; candidates

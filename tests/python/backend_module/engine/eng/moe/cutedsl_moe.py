@@ -9,6 +9,10 @@ def _pad(x):  # private: not an entry
     return x
 
 
+def cutedsl_moe_fp8(x):  # named for another format: not an NVFP4 entry
+    raise ValueError("FP8 CuTe DSL MoE is not implemented")
+
+
 # No registry, no profile: this module is named for cutedsl, so its public
 # functions are cutedsl's entries (SGLang's flashinfer_cutedsl_moe.py of
 # early 2026). They reach a CuTe DSL tcgen05 kernel that raises on SM110.
