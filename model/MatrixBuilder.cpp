@@ -175,7 +175,7 @@ public:
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
           readsHardware(g) && d.evidence.size() < 12)
         append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
-    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, e, d)) isaLacks(b, t, e, d);
+    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, e, d) && !isaLacks(b, t, e, d)) cubinsUnseen(b, t, e, d);
     dedupe(d.evidence);
     return d;
   }
@@ -438,6 +438,29 @@ private:
     d.evidence.push_back({"", 0, 0, "isa", "", "kernel family " + names + ": needs " + features + ", absent on " +
                                                    t.name()});
     return true;
+  }
+
+  /// An entry whose builder names prebuilt cubins that no given tree holds,
+  /// with no kernel of its own and no kernel family known: which GPUs they
+  /// load on is not in the code,
+  /// so the cell is unknown (TRT-LLM-gen without the flashinfer-cubin wheel).
+  bool cubinsUnseen(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
+    bool fromCode = false;
+    if (!lower_ || poolOn(lower_->cubinPools, b, t) || !familiesOf(b, e, fromCode).empty()) return false;
+    for (const auto &g : facts_.guards) {
+      if (g.kind != Kind::Calls || g.cubinArtifacts.empty() || !appliesTo(g, b) || g.cond.eval(e) == Tri::False ||
+          !ownEntry(g.entry, b, e))
+        continue;
+      if (const EntryCoverage *c = coverage(g.entry, t); c && c->built == Tri::True) continue; // a kernel of its own
+      if (poolOn(lower_->entryCubinPools, g.entry, t)) return false;
+      d.verdict = Verdict::Unknown;
+      d.reason = g.entry + " loads prebuilt cubins (" + g.cubinArtifacts.front() +
+                 ") that no given tree holds, and no kernel family is read off its code: whether one loads on " +
+                 t.name() + " is unknown (give the flashinfer-cubin wheel with --with)";
+      d.evidence.push_back({"", 0, 0, "binary", "", "prebuilt cubins " + g.cubinArtifacts.front() + ": not installed in the given trees"});
+      return true;
+    }
+    return false;
   }
 
   const EntryCoverage *coverage(const std::string &entry, ComputeCapability t) const {

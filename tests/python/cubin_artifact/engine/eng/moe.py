@@ -8,6 +8,7 @@ import kern.moe
 class MoeBackend(Enum):
     TRTLLM = "trtllm"
     CUTLASS = "cutlass"
+    GEN = "gen"
 
 
 def run(moe_backend: MoeBackend, x):
@@ -17,6 +18,8 @@ def run(moe_backend: MoeBackend, x):
         return kern.moe.trtllm_moe(x)
     if moe_backend == MoeBackend.CUTLASS:
         return kern.moe.cutlass_moe(x)
+    if moe_backend == MoeBackend.GEN:
+        return kern.moe.gen_moe(x)
 
 
 # No profile: TRT-LLM-gen's builder reads ArtifactPath.TRTLLM_GEN_BMM, and
@@ -29,3 +32,7 @@ def run(moe_backend: MoeBackend, x):
 # pool, so no verdict comes from cubins.
 # EXPECT-CELL: cutlass sm_103 supported
 # EXPECT-CELL: cutlass sm_120 supported
+# gen's kernels are prebuilt cubins too (its runner compiles none), and no
+# tree holds them: which GPUs they load on is unknown, not ok.
+# EXPECT-CELL: gen sm_100 unknown
+# EXPECT-CELL: gen sm_120 unknown

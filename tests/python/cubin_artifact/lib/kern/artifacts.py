@@ -9,3 +9,4 @@ class ArtifactPath:
         "0a1b2c/batched_gemm-1234/"
     )
     CUTLASS_EXTRA: str = "ffee99/cutlass-extra/"
+    GEN_GEMM: str = "77aa55/gemm-5678/"

@@ -26,3 +26,8 @@ def gen_trtllm_moe_module():
 def gen_cutlass_moe_module():
     headers = f"{ArtifactPath.CUTLASS_EXTRA}/include"
     return gen_jit_spec("cutlass_moe", [CSRC_DIR / "cutlass_moe.cu"], extra_cuda_cflags=["-I" + headers])
+
+
+def gen_gen_moe_module():
+    include_path = f"{ArtifactPath.GEN_GEMM}/include"
+    return gen_jit_spec("gen_moe", [CSRC_DIR / "gen_moe.cu"], extra_cuda_cflags=["-I" + include_path])

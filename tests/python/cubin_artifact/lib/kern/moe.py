@@ -1,7 +1,7 @@
 import functools
 from types import SimpleNamespace
 
-from kern.jit import gen_cutlass_moe_module, gen_trtllm_moe_module
+from kern.jit import gen_cutlass_moe_module, gen_gen_moe_module, gen_trtllm_moe_module
 
 
 @functools.cache
@@ -23,3 +23,14 @@ def trtllm_moe(x):
 
 def cutlass_moe(x):
     return get_cutlass_moe_module().cutlass_moe(x)
+
+
+@functools.cache
+def get_gen_moe_module():
+    module = gen_gen_moe_module()
+    op = module.build_and_load()
+    return SimpleNamespace(gen_moe=op.gen_moe)
+
+
+def gen_moe(x):
+    return get_gen_moe_module().gen_moe(x)
