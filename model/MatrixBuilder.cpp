@@ -442,8 +442,8 @@ private:
 
   /// An entry whose builder names prebuilt cubins that no given tree holds,
   /// with no kernel of its own and no kernel family known: which GPUs they
-  /// load on is not in the code,
-  /// so the cell is unknown (TRT-LLM-gen without the flashinfer-cubin wheel).
+  /// load on is not in the code, so the cell is unknown (TRT-LLM-gen without
+  /// the flashinfer-cubin wheel).
   bool cubinsUnseen(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
     bool fromCode = false;
     if (!lower_ || poolOn(lower_->cubinPools, b, t) || !familiesOf(b, e, fromCode).empty()) return false;
@@ -457,7 +457,8 @@ private:
       d.reason = g.entry + " loads prebuilt cubins (" + g.cubinArtifacts.front() +
                  ") that no given tree holds, and no kernel family is read off its code: whether one loads on " +
                  t.name() + " is unknown (give the flashinfer-cubin wheel with --with)";
-      d.evidence.push_back({"", 0, 0, "binary", "", "prebuilt cubins " + g.cubinArtifacts.front() + ": not installed in the given trees"});
+      d.evidence.push_back(
+          {"", 0, 0, "binary", "", "prebuilt cubins " + g.cubinArtifacts.front() + ": not installed in the given trees"});
       return true;
     }
     return false;
