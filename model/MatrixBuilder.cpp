@@ -349,11 +349,8 @@ private:
   bool cubinsLack(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
     if (!lower_) return false;
     const EntryCoverage *pool = poolOn(lower_->cubinPools, b, t);
-    for (const auto &g : facts_.guards) {
-      if (pool) break;
-      if (g.kind == Kind::Calls && appliesTo(g, b) && g.cond.eval(e) != Tri::False && ownEntry(g.entry, b, e))
-        pool = poolOn(lower_->entryCubinPools, g.entry, t);
-    }
+    for (const GuardFact *g : ownCallsOf(b, e))
+      if (!pool) pool = poolOn(lower_->entryCubinPools, g->entry, t);
     if (!pool) return false;
     const EntryCoverage &c = *pool;
     for (const auto &ev : c.chain) d.evidence.push_back(ev);
@@ -380,6 +377,19 @@ private:
     return 2 * callers <= std::max<size_t>(2, req_.backends.size());
   }
 
+  /// The kernel calls of `b`'s paths in `e` whose entry is its own (ownEntry).
+  std::vector<const GuardFact *> ownCallsOf(const std::string &b, const EvalEnv &e) const {
+    std::vector<const GuardFact *> out;
+    std::map<std::string, bool> own; // entry -> ownEntry, asked once
+    for (const auto &g : facts_.guards) {
+      if (g.kind != Kind::Calls || !appliesTo(g, b) || g.cond.eval(e) == Tri::False) continue;
+      auto [it, fresh] = own.try_emplace(g.entry, false);
+      if (fresh) it->second = ownEntry(g.entry, b, e);
+      if (it->second) out.push_back(&g);
+    }
+    return out;
+  }
+
   static const EntryCoverage *poolOn(const std::map<std::string, std::map<ComputeCapability, EntryCoverage>> &layer,
                                      const std::string &owner, ComputeCapability t) {
     auto it = layer.find(owner);
@@ -400,11 +410,8 @@ private:
     };
     fromCode = true;
     if (lower_) {
-      for (const auto &g : facts_.guards) {
-        if (g.kind != Kind::Calls || !appliesTo(g, b) || g.cond.eval(e) == Tri::False) continue;
-        auto it = lower_->entryFamilies.find(g.entry);
-        if (it != lower_->entryFamilies.end() && ownEntry(g.entry, b, e)) addAll(it->second);
-      }
+      for (const GuardFact *g : ownCallsOf(b, e))
+        if (auto it = lower_->entryFamilies.find(g->entry); it != lower_->entryFamilies.end()) addAll(it->second);
       if (auto it = lower_->backendFamilies.find(b); it != lower_->backendFamilies.end()) addAll(it->second);
     }
     if (!out.empty()) return out;
@@ -447,18 +454,16 @@ private:
   bool cubinsUnseen(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
     bool fromCode = false;
     if (!lower_ || poolOn(lower_->cubinPools, b, t) || !familiesOf(b, e, fromCode).empty()) return false;
-    for (const auto &g : facts_.guards) {
-      if (g.kind != Kind::Calls || g.cubinArtifacts.empty() || !appliesTo(g, b) || g.cond.eval(e) == Tri::False ||
-          !ownEntry(g.entry, b, e))
-        continue;
-      if (const EntryCoverage *c = coverage(g.entry, t); c && c->built == Tri::True) continue; // a kernel of its own
-      if (poolOn(lower_->entryCubinPools, g.entry, t)) return false;
+    for (const GuardFact *g : ownCallsOf(b, e)) {
+      if (g->cubinArtifacts.empty()) continue;
+      if (const EntryCoverage *c = coverage(g->entry, t); c && c->built == Tri::True) continue; // a kernel of its own
+      if (poolOn(lower_->entryCubinPools, g->entry, t)) return false;
+      const std::string &artifact = g->cubinArtifacts.front();
       d.verdict = Verdict::Unknown;
-      d.reason = g.entry + " loads prebuilt cubins (" + g.cubinArtifacts.front() +
+      d.reason = g->entry + " loads prebuilt cubins (" + artifact +
                  ") that no given tree holds, and no kernel family is read off its code: whether one loads on " +
                  t.name() + " is unknown (give the flashinfer-cubin wheel with --with)";
-      d.evidence.push_back(
-          {"", 0, 0, "binary", "", "prebuilt cubins " + g.cubinArtifacts.front() + ": not installed in the given trees"});
+      d.evidence.push_back({"", 0, 0, "binary", "", "prebuilt cubins " + artifact + ": not installed in the given trees"});
       return true;
     }
     return false;
