@@ -72,7 +72,6 @@ PinnedVersion pinnedVersion(const std::string &engineRoot, const std::string &de
 
 std::vector<std::string> treesAtPins(const std::vector<std::string> &withPaths, const std::string &engineRoot,
                                      const Profile &profile, std::vector<std::string> &notes) {
-  static std::vector<std::unique_ptr<diff::TempDir>> copies; // the process's lifetime
   std::vector<std::string> out;
   for (const auto &path : withPaths) {
     out.push_back(path);
@@ -97,9 +96,8 @@ std::vector<std::string> treesAtPins(const std::vector<std::string> &withPaths, 
         continue;
       }
       if (tag.commit == head.commit) continue;
-      copies.push_back(std::make_unique<diff::TempDir>("archscope-pin-" + std::to_string(getuid()) + "-" +
-                                                       tag.shortCommit()));
-      std::string dest = copies.back()->path() + "/" + repo.name + "@" + version;
+      std::string dest = diff::runTempDir("archscope-pin-" + std::to_string(getuid()) + "-" + tag.shortCommit()) +
+                         "/" + repo.name + "@" + version;
       diff::extractRevision(repo, tag, dest);
       out.back() = (fs::path(dest) / repo.prefix).lexically_normal().string();
       if (out.back().size() > 1 && out.back().back() == '/') out.back().pop_back();

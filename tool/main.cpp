@@ -3,6 +3,7 @@
 #include "model/Errors.h"
 #include "tool/Commands.h"
 #include "tool/Options.h"
+#include "tool/diff/GitCheckout.h"
 
 #include <llvm/Support/ErrorHandling.h>
 
@@ -13,8 +14,10 @@
 
 namespace {
 /// Like clang's -disable-free: the process ends here, so the hundreds of
-/// syntax trees are not freed one node at a time.
+/// syntax trees are not freed one node at a time. Temporary copies of
+/// checkouts are removed first: _exit runs no destructors.
 [[noreturn]] void finish(int code) {
+  archscope::diff::removeRunTempDirs();
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);

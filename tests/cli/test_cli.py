@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """CLI tests: run the archscope binary as a user would, bad input included."""
+import atexit
 import json
 import os
 import pathlib
@@ -12,8 +13,15 @@ import unittest
 BINARY = None
 
 
-def run(*args, timeout=60, cwd=None):
-    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+def run(*args, timeout=60, cwd=None, env=None):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
+
+
+def scratch():
+    """A temporary folder, removed when the test process ends."""
+    path = tempfile.mkdtemp(prefix="archscope-cli-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def make_tree(root, files):
@@ -62,7 +70,7 @@ class Usage(unittest.TestCase):
 
 class BadInput(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.mkdtemp()
+        self.dir = scratch()
 
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -204,7 +212,7 @@ class Guards(unittest.TestCase):
         first = files[0]["directives"][0]
         self.assertEqual(first["targets"], {"sm_120a": "taken", "sm_121a": "not-taken"})
         self.assertEqual(files[0]["missing_includes"], ["cutlass/cutlass.h"])
-        cache = tempfile.mkdtemp()
+        cache = scratch()
         env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
         cmd = [BINARY, "guards", str(cu), "--format", "json"]
         first = subprocess.run(cmd, capture_output=True, text=True, env=env).stdout
@@ -244,7 +252,7 @@ class GuardFlags(unittest.TestCase):
 
     def test_compile_database_flags(self):
         # compile_commands.json's directory is relative here; it is read relative to the database.
-        root = pathlib.Path(tempfile.mkdtemp())
+        root = pathlib.Path(scratch())
         src = pathlib.Path(__file__).resolve().parent.parent / "cuda" / "compile_db"
         shutil.copytree(src, root, dirs_exist_ok=True)
         db = json.loads((root / "compile_commands.json").read_text())
@@ -264,7 +272,7 @@ class GuardFlags(unittest.TestCase):
 
 class Cache(unittest.TestCase):
     def test_unchanged_tree_comes_from_the_cache_and_a_change_invalidates_it(self):
-        tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()
+        tree, cache = scratch(), scratch()
         make_tree(tree, ENGINE)
         env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
         audit = [BINARY, "audit", tree, "--targets", "sm_100,sm_120", "--format", "json"]
@@ -285,7 +293,7 @@ class Cache(unittest.TestCase):
         self.assertEqual(cells[("gen", "sm_120")], "supported")
 
     def test_a_damaged_cache_file_is_ignored(self):
-        tree, cache = tempfile.mkdtemp(), tempfile.mkdtemp()
+        tree, cache = scratch(), scratch()
         make_tree(tree, ENGINE)
         env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
         audit = [BINARY, "audit", tree, "--format", "json", "-q"]
@@ -333,7 +341,7 @@ class Outputs(unittest.TestCase):
         self.assertEqual(preds["tiny_engine.platform_utils.is_sm120_supported"], ["sm_120", "sm_121"])
 
     def test_yaml_markdown_and_output_file(self):
-        out = pathlib.Path(tempfile.mkdtemp()) / "matrix.yaml"
+        out = pathlib.Path(scratch()) / "matrix.yaml"
         r = run("audit", "--format", "yaml", "-o", str(out))
         self.assertEqual(r.returncode, 0, r.stderr)
         text = out.read_text()
@@ -386,14 +394,14 @@ class Lint(unittest.TestCase):
             self.assertIn(needle, r.stderr)
 
     def test_clean_tree_exits_0(self):
-        tmp = tempfile.mkdtemp()
+        tmp = scratch()
         make_tree(tmp, ENGINE)
         r = run("lint", tmp, "-q")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(r.stdout, "")
 
     def test_cuda_file_that_does_not_parse_still_lints_the_rest(self):
-        tmp = tempfile.mkdtemp()
+        tmp = scratch()
         make_tree(tmp, {"bad.cu": "#if __CUDA_ARCH__ ==\n#endif\n__global__ void k( {\n",
                         "good.cu": (RULES / "exact-arch-equality/engine/csrc/scaled_mm_sm120.cu").read_text()})
         r = run("lint", tmp, "--format", "json")
@@ -408,7 +416,7 @@ class BinaryLayer(unittest.TestCase):
         nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
         if not os.path.exists(nvcc) or not shutil.which("cuobjdump"):
             self.skipTest("needs nvcc (to build a .so) and cuobjdump (scripts/install-deps.sh)")
-        tmp = pathlib.Path(tempfile.mkdtemp())
+        tmp = pathlib.Path(scratch())
         engine = RULES / "dispatch-allows-unbuilt" / "engine" / "eng"
         make_tree(tmp, {f"eng/{p.name}": p.read_text() for p in engine.glob("*.py")})
         (tmp / "k.cu").write_text("__global__ void k(float *o) { o[threadIdx.x] = 1.f; }\n"
@@ -434,7 +442,7 @@ class BinaryLayer(unittest.TestCase):
 
 class BadLowerLayerInput(unittest.TestCase):
     def test_each_bad_input_is_named_and_the_rest_completes(self):
-        tmp = pathlib.Path(tempfile.mkdtemp())
+        tmp = pathlib.Path(scratch())
         make_tree(tmp, {
             "compile_commands.json": "{ not json",
             "csrc/scaled_mm_sm120.cu": (RULES / "exact-arch-equality/engine/csrc/scaled_mm_sm120.cu").read_text(),
@@ -468,7 +476,7 @@ class PinnedDependency(unittest.TestCase):
                                 GIT_COMMITTER_EMAIL="t@t"))
 
     def setUp(self):
-        self.dir = pathlib.Path(tempfile.mkdtemp())
+        self.dir = pathlib.Path(scratch())
         self.lib, self.engine = self.dir / "kernlib", self.dir / "engine"
         make_tree(self.lib, {"pyproject.toml": '[project]\nname = "kern-lib"\n', "kern/__init__.py": "",
                              "kern/moe.py": self.LIB_V1})
@@ -492,12 +500,14 @@ class PinnedDependency(unittest.TestCase):
         return next(c["verdict"] for c in doc["cells"] if c["backend"] == backend and c["target"] == target)
 
     def test_the_pinned_tag_is_read_not_head(self):
+        tmpdir = scratch()
         r = run("audit", str(self.engine), "--with", str(self.lib), "--no-profile", "--format", "json",
-                "--targets", "sm_100,sm_120", "--no-cache")
+                "--targets", "sm_100,sm_120", "--no-cache", env=dict(os.environ, TMPDIR=tmpdir))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("kernlib: read at v1.0", r.stderr)
         doc = json.loads(r.stdout)
         self.assertEqual(self.cell(doc, "grouped", "sm_120"), "supported")  # v1.0 has no SM100-only raise
+        self.assertEqual(list(pathlib.Path(tmpdir).iterdir()), [])  # the copy at v1.0 is gone
         # Pinned to HEAD's version: read as it is.
         (self.engine / "requirements.txt").write_text("kern_lib==2.0\n")
         self.git("tag", "v2.0")
@@ -509,7 +519,7 @@ class PinnedDependency(unittest.TestCase):
 
 class Validate(unittest.TestCase):
     def test_merge_rejects_bad_results_files(self):
-        tmp = pathlib.Path(tempfile.mkdtemp())
+        tmp = pathlib.Path(scratch())
         (tmp / "bad.json").write_text("{not json")
         (tmp / "other.json").write_text('{"something": 1}')
         for name, needle in [("bad.json", "not JSON"), ("other.json", "not an archscope results file"),
@@ -522,7 +532,7 @@ class Validate(unittest.TestCase):
     def test_merged_launch_upgrades_the_cell(self):
         if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
             self.skipTest("no CUDA toolkit")
-        tmp = pathlib.Path(tempfile.mkdtemp())
+        tmp = pathlib.Path(scratch())
         launch = {"kind": "launch", "family": "w4a16", "target": "sm_90", "verdict": "launched-ok",
                   "shape": "T=8 H=7168 I=2048 E=256 k=8", "device": "Test GPU", "max_rel_err": 0.004}
         (tmp / "gpu.json").write_text(json.dumps({"archscope_results": 1, "results": [launch]}))

@@ -3,6 +3,7 @@
 #include "matchers/cuda/ArchGuardPass.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Support/FileUtilities.h>
 
 using namespace archscope;
 using cuda::Branch;
@@ -97,6 +98,7 @@ TEST(ArchGuardPassInput, UnreadableFileIsReportedNotThrown) {
 
 TEST(ArchGuardPassInput, NestedRegionsInsideDeadCodeAreSkipped) {
   std::string path = ::testing::TempDir() + "/nested.cu";
+  llvm::FileRemover removeAtEnd(path);
   FILE *f = fopen(path.c_str(), "w");
   fputs("#if __CUDA_ARCH__ >= 1000\n#if __CUDA_ARCH__ == 1200\nint a;\n#endif\n#endif\n", f);
   fclose(f);

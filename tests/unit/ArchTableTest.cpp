@@ -4,6 +4,7 @@
 #include "model/Errors.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Support/FileUtilities.h>
 
 #include <fstream>
 
@@ -33,6 +34,7 @@ TEST(ArchTable, IsaFeaturesFollowTheHardwareFacts) {
 
 TEST(ArchTable, BadYamlIsAnInputErrorWithFileAndLine) {
   std::string path = ::testing::TempDir() + "/bad-arch.yaml";
+  llvm::FileRemover removeAtEnd(path);
   std::ofstream(path) << "version: 1\ndefault_toolkit: \"13.0\"\ngpus:\n  - cc: \"12.0\n";
   try {
     ArchTable::load(path);
@@ -45,6 +47,7 @@ TEST(ArchTable, BadYamlIsAnInputErrorWithFileAndLine) {
 
 TEST(ArchTable, UnknownKeysAndUncitedRowsAreRejected) {
   std::string path = ::testing::TempDir() + "/uncited.yaml";
+  llvm::FileRemover removeAtEnd(path);
   std::ofstream(path) << "version: 1\ndefault_toolkit: \"13.0\"\ngpus:\n  - cc: \"12.0\"\n    parts: [x]\n";
   EXPECT_THROW(ArchTable::load(path), ArchscopeError);
   std::ofstream(path) << "version: 1\ndefault_toolkit: \"13.0\"\ngpus:\n  - cc: \"12.0\"\n    colour: red\n";

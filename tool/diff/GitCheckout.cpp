@@ -11,6 +11,7 @@
 #include <llvm/Support/Program.h>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -103,6 +104,19 @@ TempDir::~TempDir() {
   std::error_code ec;
   fs::remove_all(path_, ec);
 }
+
+namespace {
+std::vector<std::unique_ptr<TempDir>> &runTempDirs() {
+  static std::vector<std::unique_ptr<TempDir>> dirs;
+  return dirs;
+}
+} // namespace
+
+const std::string &runTempDir(const std::string &stable) {
+  return runTempDirs().emplace_back(std::make_unique<TempDir>(stable))->path();
+}
+
+void removeRunTempDirs() { runTempDirs().clear(); }
 
 void extractRevision(const GitRepo &repo, const Revision &rev, const std::string &dest) {
   std::string tar = dest + ".tar";

@@ -48,6 +48,12 @@ private:
   std::string path_;
 };
 
+/// A TempDir kept for the rest of the run, the path of which stays valid
+/// until `removeRunTempDirs`. main() calls that before it ends the process
+/// with _exit, which runs no destructors (a static TempDir would never go).
+const std::string &runTempDir(const std::string &stable);
+void removeRunTempDirs();
+
 /// Writes the repository's files of `rev` that lie under `repo.prefix` into
 /// `dest` (as dest/<prefix>...). Throws an input error when the folder does
 /// not exist at that revision. Submodules are not included (git archive).
