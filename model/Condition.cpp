@@ -92,6 +92,8 @@ bool compareTuples(const std::vector<long> &a, CmpOp op, const std::vector<long>
   return false;
 }
 
+} // namespace
+
 Tri evalAtom(const Atom &a, const EvalEnv &env) {
   switch (a.kind) {
   case Atom::Kind::Compare: {
@@ -116,6 +118,8 @@ Tri evalAtom(const Atom &a, const EvalEnv &env) {
   }
   return Tri::Unknown;
 }
+
+namespace {
 
 bool anyAtomMemo(const Condition &c, const std::function<bool(const Atom &)> &pred,
                  std::unordered_set<const Node *> &seen) {
@@ -345,50 +349,6 @@ std::string Condition::strNode() const {
   }
   }
   return "?";
-}
-
-namespace {
-/// Shannon expansion over the free atoms from `i` on, stopping a branch as
-/// soon as the partial assignment decides the formula. `every`: True when
-/// every assignment gives True; else: True when some assignment does. False
-/// when every assignment gives False; Unknown otherwise.
-Tri expand(const Condition &c, EvalEnv &env, const std::vector<std::string> &free, size_t i, bool every,
-           int &budget) {
-  Tri v = c.eval(env);
-  if (v != Tri::Unknown || i == free.size() || --budget < 0) return v;
-  env.assume[free[i]] = true;
-  Tri whenTrue = expand(c, env, free, i + 1, every, budget);
-  Tri whenFalse = Tri::Unknown;
-  bool decided = every ? whenTrue == Tri::Unknown : whenTrue == Tri::True;
-  if (!decided) {
-    env.assume[free[i]] = false;
-    whenFalse = expand(c, env, free, i + 1, every, budget);
-  }
-  env.assume.erase(free[i]);
-  if (every) return whenTrue == whenFalse ? whenTrue : Tri::Unknown;
-  if (whenTrue == Tri::True || whenFalse == Tri::True) return Tri::True;
-  return whenTrue == Tri::False && whenFalse == Tri::False ? Tri::False : Tri::Unknown;
-}
-
-Tri expandFree(const Condition &c, const EvalEnv &env, bool every, int maxEvaluations) {
-  Tri direct = c.eval(env);
-  if (direct != Tri::Unknown) return direct;
-  std::vector<std::string> free;
-  for (const auto &a : c.opaqueAtoms())
-    if (!env.assume.count(a.text)) free.push_back(a.text);
-  EvalEnv each = env;
-  int budget = maxEvaluations;
-  Tri v = expand(c, each, free, 0, every, budget);
-  return budget < 0 ? Tri::Unknown : v;
-}
-} // namespace
-
-Tri Condition::evalEveryValue(const EvalEnv &env, int maxEvaluations) const {
-  return expandFree(*this, env, true, maxEvaluations);
-}
-
-Tri Condition::evalSomeValue(const EvalEnv &env, int maxEvaluations) const {
-  return expandFree(*this, env, false, maxEvaluations);
 }
 
 } // namespace archscope

@@ -86,12 +86,11 @@ public:
   /// `eval`, and where that is unknown, the value the formula has for every
   /// value of its opaque atoms (each a run-time fact that is either true or
   /// false, so `c or not c` holds): True or False when all agree, else
-  /// Unknown, also when more than `maxEvaluations` partial assignments
-  /// would be needed to tell.
-  Tri evalEveryValue(const EvalEnv &env, int maxEvaluations = 256) const;
+  /// Unknown, also when the SAT solver gives up (ConditionSolver.cpp).
+  Tri evalEveryValue(const EvalEnv &env) const;
   /// True when some value of the opaque atoms makes the formula true (a
   /// configuration reaches it), False when none does, else Unknown.
-  Tri evalSomeValue(const EvalEnv &env, int maxEvaluations = 256) const;
+  Tri evalSomeValue(const EvalEnv &env) const;
   bool isTrue() const;
   bool isFalse() const;
   /// The same formula object (not merely an equivalent one).

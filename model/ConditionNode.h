@@ -12,4 +12,8 @@ struct Condition::Node {
   std::string why; ///< Unknown: the reason
 };
 
+/// One atom's value in `env` (Unknown: an opaque atom not assumed, or a
+/// backend / quant atom where env leaves those unset).
+Tri evalAtom(const Atom &a, const EvalEnv &env);
+
 } // namespace archscope

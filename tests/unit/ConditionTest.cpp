@@ -105,3 +105,42 @@ TEST(Condition, SharedSubformulasEvaluateInLinearTime) {
   EXPECT_EQ(c.eval(on(10, 0)), Tri::False);
   EXPECT_LE(c.str().size(), 700u);
 }
+
+TEST(Condition, EveryValueOfManyRunTimeFactsIsDecided) {
+  // A raise after 24 independent if/else merges, and only on sm_110: every
+  // value of the 24 facts reaches it there. Trying the 2^24 assignments one
+  // by one gave up (FlashInfer's JIT raise under SGLang had 21 such facts).
+  Condition reached = Condition::truth();
+  for (int i = 0; i < 24; ++i) {
+    auto a = Condition::opaque(OpaqueKind::Config, "cfg.a" + std::to_string(i));
+    auto b = Condition::opaque(OpaqueKind::Config, "cfg.b" + std::to_string(i));
+    reached = reached && ((a && b) || (a && !b) || !a);
+  }
+  auto raise = reached && Condition::compare({major()}, CmpOp::Eq, {k(11)}, "major == 11");
+  EXPECT_EQ(raise.eval(on(11, 0)), Tri::Unknown);
+  EXPECT_EQ(raise.evalEveryValue(on(11, 0)), Tri::True);
+  EXPECT_EQ(raise.evalEveryValue(on(10, 0)), Tri::False);
+  // One branch that skips it: reached for some values, not for every one.
+  auto skip = Condition::opaque(OpaqueKind::Config, "cfg.fast_path");
+  auto sometimes = raise && !skip;
+  EXPECT_EQ(sometimes.evalEveryValue(on(11, 0)), Tri::Unknown);
+  EXPECT_EQ(sometimes.evalSomeValue(on(11, 0)), Tri::True);
+  EXPECT_EQ(sometimes.evalSomeValue(on(10, 0)), Tri::False);
+  // A contradiction is reached by no value.
+  EXPECT_EQ((skip && !skip).evalSomeValue(on(11, 0)), Tri::False);
+}
+
+TEST(Condition, EveryValueKeepsUnresolvedLeavesUnknown) {
+  // An unknown is not a run-time fact that is either true or false: what it
+  // stands for was not resolved, so `u or not u` stays unknown, as in eval.
+  auto u = Condition::unknown("call not resolved");
+  auto a = Condition::opaque(OpaqueKind::Config, "cfg.a");
+  EXPECT_EQ((u || !u).evalEveryValue(on(12, 0)), Tri::Unknown);
+  EXPECT_EQ(((a && u) || !a).evalEveryValue(on(12, 0)), Tri::Unknown);
+  EXPECT_EQ(((a && u) || !a).evalSomeValue(on(12, 0)), Tri::True);
+  EXPECT_EQ(((a || !a) || u).evalEveryValue(on(12, 0)), Tri::True);
+  // An assumed fact is not free.
+  EvalEnv e = on(12, 0);
+  e.assume["cfg.a"] = false;
+  EXPECT_EQ((a && u).evalEveryValue(e), Tri::False);
+}
