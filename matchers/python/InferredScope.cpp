@@ -165,6 +165,48 @@ std::vector<ScopeSpec> protocolMethods(Interpreter &in, Module *m, TSNode cls, c
 
 } // namespace
 
+namespace {
+/// The string literals of a `string`, or of a list/tuple/set of them.
+std::vector<std::string> literalsOf(const ParsedModule &pm, TSNode n) {
+  std::vector<std::string> out;
+  auto add = [&](TSNode s) {
+    std::string_view t = pm.text(s);
+    if (t.size() >= 2 && (t[0] == '"' || t[0] == '\'') && t.back() == t[0]) out.emplace_back(t.substr(1, t.size() - 2));
+  };
+  if (type(n) == "string") add(n);
+  if (type(n) == "list" || type(n) == "tuple" || type(n) == "set")
+    for (TSNode item : namedChildren(n))
+      if (type(item) == "string") add(item);
+  return out;
+}
+
+/// Every string literal below `n` (the members of a `Literal[...]`).
+void allStrings(const ParsedModule &pm, TSNode n, std::vector<std::string> &out) {
+  if (type(n) == "string") {
+    for (const auto &s : literalsOf(pm, n)) out.push_back(s);
+    return;
+  }
+  for (TSNode c : namedChildren(n)) allStrings(pm, c, out);
+}
+
+/// `@register_model_override("NemotronHForCausalLM", ...)`: a definition
+/// registered for named model architectures runs only for those models, so
+/// what it selects is not the engine's default (SGLang's per-model overrides).
+bool registeredForModels(const ParsedModule &pm, TSNode stmt) {
+  static const std::regex architecture(R"([A-Z][A-Za-z0-9_]*For[A-Z][A-Za-z]+)");
+  if (type(stmt) != "decorated_definition") return false;
+  for (TSNode d : namedChildren(stmt)) {
+    if (type(d) != "decorator") continue;
+    std::vector<std::string> names;
+    allStrings(pm, d, names);
+    if (std::any_of(names.begin(), names.end(), [](const std::string &n) { return std::regex_match(n, architecture); }))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 /// The NVFP4 path of an engine no profile describes, found from the code:
 /// MoE functions that compare the quant flag with the format's values and
 /// read the selected backend (server-argument resolution), then the classes
@@ -197,7 +239,7 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const Qu
       std::string name = type(def) == "function_definition" || type(def) == "class_definition"
                              ? std::string(m->parsed->text(field(def, "name")))
                              : "";
-      if (type(def) == "function_definition") consider(def, name);
+      if (type(def) == "function_definition" && !registeredForModels(*m->parsed, stmt)) consider(def, name);
       if (type(def) != "class_definition") continue;
       if (namesQuantMoe(name, quant)) {
         // The method of these flag values is in a file that names one
@@ -250,29 +292,6 @@ bool namesSelectorValue(std::string_view text, const Vocabulary &vocab) {
   size_t dot = text.rfind('.');
   std::string last(dot == std::string_view::npos ? text : text.substr(dot + 1));
   return vocab.selectors.count(last) > 0;
-}
-
-/// The string literals of a `string`, or of a list/tuple/set of them.
-std::vector<std::string> literalsOf(const ParsedModule &pm, TSNode n) {
-  std::vector<std::string> out;
-  auto add = [&](TSNode s) {
-    std::string_view t = pm.text(s);
-    if (t.size() >= 2 && (t[0] == '"' || t[0] == '\'') && t.back() == t[0]) out.emplace_back(t.substr(1, t.size() - 2));
-  };
-  if (type(n) == "string") add(n);
-  if (type(n) == "list" || type(n) == "tuple" || type(n) == "set")
-    for (TSNode item : namedChildren(n))
-      if (type(item) == "string") add(item);
-  return out;
-}
-
-/// Every string literal below `n` (the members of a `Literal[...]`).
-void allStrings(const ParsedModule &pm, TSNode n, std::vector<std::string> &out) {
-  if (type(n) == "string") {
-    for (const auto &s : literalsOf(pm, n)) out.push_back(s);
-    return;
-  }
-  for (TSNode c : namedChildren(n)) allStrings(pm, c, out);
 }
 
 /// The names a choice list spells: literals, a dict's keys, and a module-level
