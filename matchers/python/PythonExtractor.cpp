@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
@@ -464,7 +465,7 @@ Value resolveDotted(ModuleIndex &index, Interpreter &in, const std::string &dott
 /// Walks `fn` as a way into `backend`'s kernels: a route fact with `why` as
 /// its evidence, then the body under `backend == b`.
 void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &fn, const Value *self,
-                 const std::string &backend, Evidence why) {
+                 const std::string &backend, Evidence why, const Condition &when = Condition::truth()) {
   GuardFact route;
   route.kind = GuardFact::Kind::Route;
   route.backend = backend;
@@ -476,7 +477,7 @@ void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &f
   sink.setBackend(backend);
   in.resetBudget();
   in.setSinkDepth(6); // library call chains to the JIT build are deeper
-  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend), &sink, 1, self);
+  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend) && when, &sink, 1, self);
   sink.setBackend("");
   in.setSinkDepth(3);
 }
@@ -560,6 +561,16 @@ void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const QuantPro
 /// of the backend, walked like a profile entry. A backend whose entries the
 /// profile names is walked from those alone (they say where its registered
 /// functions lead), which also spares walking the same library code twice.
+/// `@register_fused_func("deepep", "flashinfer_cutedsl")`: the entry runs
+/// for that backend only with the registry's other keys configured so (an
+/// all-to-all backend); "none" or "default" is what runs unless told.
+Condition registeredFor(const std::vector<std::string> &keys, std::string_view decorator) {
+  static const std::set<std::string> defaults{"none", "default", "auto", ""};
+  for (const auto &k : keys)
+    if (!defaults.count(k)) return Condition::opaque(OpaqueKind::Config, std::string(decorator) + " is the one configured");
+  return Condition::truth();
+}
+
 void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
                     const std::vector<std::string> &allRows, FactSink &sink, Facts &facts) {
   std::vector<std::string> rows;
@@ -578,6 +589,7 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
     Module *m = index.moduleForFile(*tree, *file);
     if (!m || !m->parsed) continue;
     std::vector<std::pair<TSNode, std::string>> registered; // (function_definition, backend)
+    std::map<const void *, std::vector<std::string>> otherKeys; // per definition: keys naming no row
     registryDecoratorsQuery().run(*m->parsed, m->parsed->root(), [&](const Query::Captures &caps) {
       auto key = caps.find("registry.key"), target = caps.find("registry.target");
       if (key == caps.end() || target == caps.end()) return;
@@ -585,15 +597,17 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
       Value name = in.evalExpr(key->second, frame);
       TSNode def = ts_node_parent(target->second), scope = ts_node_parent(ts_node_parent(def));
       bool moduleLevel = !isNull(scope) && type(scope) == "module";
-      if (moduleLevel && name.is(Value::Kind::Str) && known.count(name.text)) registered.push_back({def, name.text});
+      if (!moduleLevel || !name.is(Value::Kind::Str)) return;
+      if (known.count(name.text)) registered.push_back({def, name.text});
+      else otherKeys[def.id].push_back(name.text);
     });
     for (const auto &[def, backend] : registered) {
       FuncRef fn;
       fn.mod = m;
       fn.def = def;
       TSNode decorator = ts_node_named_child(ts_node_parent(def), 0);
-      walkAsEntry(in, sink, facts, fn, nullptr, backend,
-                  evidenceAt(*m, decorator, "registers an entry of " + backend));
+      walkAsEntry(in, sink, facts, fn, nullptr, backend, evidenceAt(*m, decorator, "registers an entry of " + backend),
+                  registeredFor(otherKeys[def.id], m->parsed->text(decorator)));
       rows.erase(std::remove(rows.begin(), rows.end(), backend), rows.end());
     }
   }

@@ -18,6 +18,15 @@ def fused_experts_none_to_flashinfer_trtllm(dispatch_output, quant_info):
     return hidden
 
 
+@register_fused_func("deepep", "flashinfer_trtllm")
+def fused_experts_deepep_to_flashinfer_trtllm(dispatch_output, quant_info):
+    # Runs only with the DeepEP all-to-all configured, not by default: its
+    # raise makes no GPU's cell rejected (must not flag sm_103).
+    if torch.cuda.get_device_capability() == (10, 3):
+        raise RuntimeError("DeepEP low-latency dispatch has no SM103 kernels")
+    return dispatch_output
+
+
 # EXPECT-CELL: flashinfer_trtllm sm_100 supported
 # EXPECT-CELL: flashinfer_trtllm sm_103 supported
 # EXPECT-CELL: flashinfer_trtllm sm_120 rejected
