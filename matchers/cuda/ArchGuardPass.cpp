@@ -1,6 +1,7 @@
 //===--- ArchGuardPass.cpp - clang preprocessor passes per target --------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/cuda/ArchGuardPass.h"
+#include "matchers/cuda/SharedFiles.h"
 
 #include "matchers/cuda/DeviceTarget.h"
 #include "matchers/cuda/HeaderDirectives.h"
@@ -285,8 +286,7 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   // clang's own diagnostics (an #error in a header for some target) are not
   // shown: a failed pass is reported once per target in `errors`.
   std::map<std::string, std::vector<std::string>> failed; // error -> targets
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files = sharedCacheFileManager();
   ScannedHeaders headers; // shared by this file's passes
 
   for (const auto &t : targets) {

@@ -11,6 +11,7 @@
 // so that functions whose signatures use them keep their bodies.
 //===----------------------------------------------------------------------===//
 #include "matchers/cuda/RuntimeChecks.h"
+#include "matchers/cuda/SharedFiles.h"
 
 #include "matchers/cuda/RuntimeCheckBuilder.h"
 #include "matchers/cuda/RuntimeCheckStubs.h"
@@ -222,7 +223,7 @@ RuntimeCheckReport extractRuntimeChecks(const std::string &path, const std::vect
   // Undeclared macros and missing headers make errors the normal case; only
   // a parse that never reached the end of the file is reported.
   IgnoringDiagConsumer quiet;
-  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<FileManager> files = sharedCacheFileManager();
   bool parsed = false;
   tooling::ToolInvocation invocation(commandFor(path, extraArgs), std::make_unique<ChecksAction>(report, parsed, (*buffer)->getBuffer()),
                                      files.get());

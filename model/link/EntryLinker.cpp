@@ -487,12 +487,13 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
     auto reports = guards(group, extra);
     for (size_t i = 0; i < reports.size() && i < group.size(); ++i) reportOf[{group[i], extra}] = std::move(reports[i]);
   }
+  timer.lap("link:guards", std::to_string(byFlags.size()) + " flag sets");
   auto checks = pendingChecks.get();
   static const std::vector<cuda::RuntimeCheck> none;
   std::map<std::string, const std::vector<cuda::RuntimeCheck> *> checksOf;
   for (const auto &f : defFiles) checksOf[f] = &none;
   for (size_t i = 0; i < checks.size() && i < parsed.size(); ++i) checksOf[parsed[i]] = &checks[i].checks;
-  timer.lap("link:guards+checks");
+  timer.lap("link:checks", std::to_string(parsed.size()) + " files parsed (waited for)");
   for (const auto &r : resolved) {
     auto &byGpu = out.entries[r.entry];
     out.entryFiles[r.entry] = r.defFiles;
