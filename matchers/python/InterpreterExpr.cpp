@@ -555,6 +555,24 @@ Value Interpreter::evalComparison(TSNode node, Frame &f) {
   return Value::boolean(all);
 }
 
+namespace {
+/// An undecided comparison as a run-time fact. A negated operator names the
+/// complement of the positive one's fact (`x is not None` is `not (x is
+/// None)`), so a path through `if x is None:` and `if x is not None:` reads
+/// one fact twice, not two independent ones.
+Condition opaqueComparison(const std::string &op, const std::string &text) {
+  static const std::pair<const char *, const char *> negated[] = {{"is not", "is"}, {"not in", "in"}, {"!=", "=="}};
+  for (const auto &[neg, pos] : negated) {
+    if (op != neg) continue;
+    size_t at = text.find(std::string(" ") + neg + " ");
+    if (at == std::string::npos || text.find(std::string(" ") + neg + " ", at + 1) != std::string::npos) break;
+    std::string positive = text.substr(0, at) + " " + pos + " " + text.substr(at + op.size() + 2);
+    return !Condition::opaque(classifyOpaque(positive), positive);
+  }
+  return Condition::opaque(classifyOpaque(text), text);
+}
+} // namespace
+
 Condition Interpreter::compare(const Value &a, const std::string &op, const Value &b, const std::string &text) {
   using K = Value::Kind;
   if (a.is(K::Choice))
@@ -567,12 +585,13 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
         bool in = b.text.find(a.text) != std::string::npos;
         return (in == (op == "in")) ? Condition::truth() : Condition::falsity();
       }
-      return Condition::opaque(classifyOpaque(text), text);
+      return opaqueComparison(op, text);
     }
     Condition any = Condition::falsity();
     for (size_t i = 0; i < b.items.size(); ++i)
       any = any || ((b.present.empty() ? Condition::truth() : b.present[i]) && compare(a, "==", b.items[i], text));
-    if (b.open) any = any || Condition::opaque(classifyOpaque(text), text); // the items not known
+    if (b.open) // among the items not known: the positive fact, negated below for `not in`
+      any = any || (op == "in" ? opaqueComparison(op, text) : !opaqueComparison(op, text));
     return op == "in" ? any : !any;
   }
   if (op == "is" || op == "is not") {
@@ -581,12 +600,12 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
       return v.is(K::None) || v.is(K::Sym) || v.is(K::Tuple) || v.is(K::Int) || v.is(K::CudaStr);
     };
     bool definite = known(a) && known(b);
-    if (!definite) return Condition::opaque(classifyOpaque(text), text);
+    if (!definite) return opaqueComparison(op, text);
     bool same = aNone && bNone;
     return (same == (op == "is")) ? Condition::truth() : Condition::falsity();
   }
   auto cmp = cmpOp(op);
-  if (!cmp) return Condition::opaque(classifyOpaque(text), text);
+  if (!cmp) return opaqueComparison(op, text);
   // The selected backend against a backend name.
   if ((a.is(K::Backend) && isStringLike(b)) || (b.is(K::Backend) && isStringLike(a))) {
     const Value &name = a.is(K::Backend) ? b : a;
@@ -635,7 +654,7 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
     if (*cmp == CmpOp::Eq) return eq ? Condition::truth() : Condition::falsity();
     if (*cmp == CmpOp::Ne) return eq ? Condition::falsity() : Condition::truth();
   }
-  return Condition::opaque(classifyOpaque(text), text);
+  return opaqueComparison(op, text);
 }
 
 } // namespace archscope::py
