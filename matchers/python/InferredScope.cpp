@@ -295,7 +295,7 @@ bool namesSelectorValue(std::string_view text, const Vocabulary &vocab) {
 }
 
 /// The names a choice list spells: literals, a dict's keys, and a module-level
-/// name bound to either, also through `list(X)`, `sorted(X)`, `X.keys()`.
+/// name bound to either, also through `list(X)`, `sorted(X)`, `X.keys()`, `A + B`.
 std::vector<std::string> choicesOf(const ParsedModule &pm, TSNode n, int depth = 0) {
   if (isNull(n) || depth > 3) return {};
   auto t = type(n);
@@ -307,6 +307,11 @@ std::vector<std::string> choicesOf(const ParsedModule &pm, TSNode n, int depth =
     return keys;
   }
   if (t == "identifier") return choicesOf(pm, moduleLevelValue(pm, pm.text(n)), depth + 1);
+  if (t == "binary_operator" && pm.text(field(n, "operator")) == "+") { // BASE + ["deep_gemm"]
+    auto out = choicesOf(pm, field(n, "left"), depth + 1);
+    for (auto &c : choicesOf(pm, field(n, "right"), depth + 1)) out.push_back(std::move(c));
+    return out;
+  }
   if (t == "call") {
     std::string_view fn = pm.text(field(n, "function"));
     auto args = namedChildren(field(n, "arguments"));

@@ -2,7 +2,8 @@
 # a Literal annotation in config.py, a dict name -> implementation in moe.py.
 import argparse
 
-MOE_BACKENDS = ["cutlass", "triton", "deep_gemm"]
+BASE_BACKENDS = ["cutlass", "triton"]
+MOE_BACKENDS = BASE_BACKENDS + ["deep_gemm"]  # a list built by an expression
 DTYPES = {"bf16": "bfloat16", "fp16": "float16"}
 
 
