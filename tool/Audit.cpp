@@ -5,6 +5,7 @@
 #include "matchers/binary/CubinPools.h"
 #include "matchers/binary/ShippedBinaries.h"
 #include "matchers/cuda/ExtensionModules.h"
+#include "matchers/cuda/SharedFiles.h"
 #include "matchers/python/PythonExtractor.h"
 #include "model/ArchTable.h"
 #include "model/Errors.h"
@@ -425,6 +426,7 @@ AuditResult runAudit(const Options &opts) {
   link::LinkRequest linkReq{{engineRoot.string()}, req.targets, guardTargets({})};
   for (const auto &w : withPaths) linkReq.roots.push_back(w);
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
+  cuda::SharedFileCache headersReadOnce; // the trees stay as they are while linking
   LowerLayers lower = link::linkEntries(
       extracted.facts, linkReq,
       [&](const std::vector<std::string> &files, const std::vector<std::string> &extraArgs) {

@@ -4,6 +4,7 @@
 
 #include "matchers/cuda/ArchGuardPass.h"
 #include "matchers/cuda/CompileFlags.h"
+#include "matchers/cuda/SharedFiles.h"
 #include "model/Errors.h"
 #include "tool/Cache.h"
 
@@ -266,6 +267,7 @@ int runGuards(const Options &opts, std::ostream &out) {
     out << files.size() << " files x " << targets.size() << " targets preprocessed (nothing recorded)\n";
     return ExitClean;
   }
+  cuda::SharedFileCache headersReadOnce;
   auto reports = guardReports(files, targets, !opts.noCache, !opts.quiet && isatty(STDERR_FILENO));
   if (opts.format == "json") emitJson(reports, out);
   else emitText(reports, targets, out);

@@ -6,6 +6,7 @@
 #include "matchers/build/ReleaseArchLists.h"
 #include "matchers/cuda/CompileFlags.h"
 #include "matchers/cuda/RuntimeChecks.h"
+#include "matchers/cuda/SharedFiles.h"
 #include "model/Errors.h"
 #include "model/KernelFamilies.h"
 #include "model/checks/Rule.h"
@@ -86,6 +87,7 @@ std::vector<cuda::RuntimeCheckReport> runtimeChecksOf(const std::vector<cuda::Gu
     if (cuda::mayHaveRuntimeChecks(text.str()) || text.str().find("MaxDynamicSharedMemorySize") != std::string::npos)
       files.push_back(g.path);
   }
+  cuda::SharedFileCache headersReadOnce;
   auto out = runtimeCheckReports(files, true, useCache);
   for (const auto &r : out)
     for (const auto &e : r.errors) warnings.push_back(r.path + ": " + e);
@@ -99,6 +101,7 @@ std::vector<cuda::GuardReport> guardPassesWithBuildDefines(const std::vector<std
                                                            const std::vector<build::ArchSetReport> &archSets,
                                                            const std::vector<std::string> &archMacros, bool useCache,
                                                            bool progress, std::vector<std::string> &warnings) {
+  cuda::SharedFileCache headersReadOnce; // one tree, unchanged while it is read
   std::map<std::vector<std::string>, std::vector<size_t>> byDefines;
   for (size_t i = 0; i < files.size(); ++i) {
     std::error_code ec;

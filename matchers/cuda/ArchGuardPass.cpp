@@ -286,7 +286,7 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   // clang's own diagnostics (an #error in a header for some target) are not
   // shown: a failed pass is reported once per target in `errors`.
   std::map<std::string, std::vector<std::string>> failed; // error -> targets
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files = sharedCacheFileManager();
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files = passFileManager();
   ScannedHeaders headers; // shared by this file's passes
 
   for (const auto &t : targets) {

@@ -223,7 +223,7 @@ RuntimeCheckReport extractRuntimeChecks(const std::string &path, const std::vect
   // Undeclared macros and missing headers make errors the normal case; only
   // a parse that never reached the end of the file is reported.
   IgnoringDiagConsumer quiet;
-  llvm::IntrusiveRefCntPtr<FileManager> files = sharedCacheFileManager();
+  llvm::IntrusiveRefCntPtr<FileManager> files = passFileManager();
   bool parsed = false;
   tooling::ToolInvocation invocation(commandFor(path, extraArgs), std::make_unique<ChecksAction>(report, parsed, (*buffer)->getBuffer()),
                                      files.get());

@@ -482,10 +482,18 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
           std::find(group.begin(), group.end(), f) == group.end())
         group.push_back(f);
     }
-  for (const auto &[extra, group] : byFlags) {
-    if (group.empty()) continue;
-    auto reports = guards(group, extra);
-    for (size_t i = 0; i < reports.size() && i < group.size(); ++i) reportOf[{group[i], extra}] = std::move(reports[i]);
+  // Each set's files run in parallel, and the sets beside each other: a set
+  // holds a few files (a JIT module's), too few to keep the cores busy alone.
+  std::vector<std::pair<const std::vector<std::string> *, std::future<std::vector<cuda::GuardReport>>>> pending;
+  for (const auto &[extra, group] : byFlags)
+    if (!group.empty())
+      pending.emplace_back(&extra, std::async(std::launch::async, [&guards, &group = group, &extra = extra] {
+                             return guards(group, extra);
+                           }));
+  for (auto &[extra, reports] : pending) {
+    const auto &group = byFlags[*extra];
+    auto got = reports.get();
+    for (size_t i = 0; i < got.size() && i < group.size(); ++i) reportOf[{group[i], *extra}] = std::move(got[i]);
   }
   timer.lap("link:guards", std::to_string(byFlags.size()) + " flag sets");
   auto checks = pendingChecks.get();
