@@ -28,7 +28,7 @@ using Op = Node::Op;
 
 /// Constants among the literals; negation maps one to the other.
 constexpr int kTrue = INT_MAX, kFalse = -INT_MAX;
-/// Past this many conflicts a query answers Unknown (never seen reached).
+/// Past this many conflicts a query answers Unknown.
 constexpr int kConflictLimit = 100000;
 
 struct Rails {

@@ -555,12 +555,6 @@ void walkModulesNamedForRows(ModuleIndex &index, Interpreter &in, const QuantPro
   }
 }
 
-/// Functions put into a backend registry by a decorator keyed by the
-/// backend's name (`@register_fused_func("none", "marlin")`, SGLang's
-/// FusedOpPool): the runner looks them up by that name, so each is an entry
-/// of the backend, walked like a profile entry. A backend whose entries the
-/// profile names is walked from those alone (they say where its registered
-/// functions lead), which also spares walking the same library code twice.
 /// `@register_fused_func("deepep", "flashinfer_cutedsl")`: the entry runs
 /// for that backend only with the registry's other keys configured so (an
 /// all-to-all backend); "none" or "default" is what runs unless told.
@@ -571,6 +565,12 @@ Condition registeredFor(const std::vector<std::string> &keys, std::string_view d
   return Condition::truth();
 }
 
+/// Functions put into a backend registry by a decorator keyed by the
+/// backend's name (`@register_fused_func("none", "marlin")`, SGLang's
+/// FusedOpPool): the runner looks them up by that name, so each is an entry
+/// of the backend, walked like a profile entry. A backend whose entries the
+/// profile names is walked from those alone (they say where its registered
+/// functions lead), which also spares walking the same library code twice.
 void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
                     const std::vector<std::string> &allRows, FactSink &sink, Facts &facts) {
   std::vector<std::string> rows;
