@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 namespace archscope::py {
 
@@ -33,6 +34,31 @@ std::vector<std::pair<Condition, Evidence>> FactSink::context() const {
   for (const auto &g : in_.activeGuards())
     if (g.cond.readsHardware() && out.size() < 4) out.push_back({g.cond, evidenceAt(*g.mod, g.node)});
   return out;
+}
+
+void FactSink::mergeLater(Facts &&later) {
+  auto site = [](const GuardFact &g) {
+    const Evidence &e = g.chain.front();
+    return std::to_string(int(g.kind)) + g.backend + e.path + ":" + std::to_string(e.line) + "|" +
+           (g.kind == GuardFact::Kind::Route      ? ""
+            : g.kind == GuardFact::Kind::Declared ? g.reach.str()
+                                                  : g.cond.str());
+  };
+  std::set<std::string> held;
+  for (const auto &g : facts_.guards)
+    if (!g.chain.empty()) held.insert(site(g));
+  int offset = seq_;
+  for (auto &g : later.guards) {
+    if (!g.chain.empty() && g.kind != GuardFact::Kind::Reject && !held.insert(site(g)).second) continue;
+    if (g.order != 0) {
+      g.order += offset;
+      seq_ = std::max(seq_, g.order % 1000000);
+    }
+    facts_.guards.push_back(std::move(g));
+  }
+  facts_.dispatched.insert(later.dispatched.begin(), later.dispatched.end());
+  for (auto &[backend, files] : later.enteredFiles) facts_.enteredFiles[backend].insert(files.begin(), files.end());
+  for (auto &w : later.warnings) facts_.warnings.push_back(std::move(w));
 }
 
 void FactSink::raised(const Condition &reach, Module &m, TSNode site) {

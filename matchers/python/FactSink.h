@@ -22,6 +22,10 @@ public:
   /// The stage (scope index) that walks report under; facts are ordered by it.
   void setStage(int stage) { stage_ = stage; }
   void setBackend(std::string backend) { backend_ = std::move(backend); }
+  /// Appends the facts another sink took from a walk of its own that would
+  /// have come next in this one (same stage numbering, its sequence after
+  /// this one's), less those this sink already holds.
+  void mergeLater(Facts &&later);
 
   void raised(const Condition &reach, Module &m, TSNode site) override;
   void selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) override;

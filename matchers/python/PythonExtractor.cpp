@@ -757,12 +757,25 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   // Without a profile's oracle, one found in the code.
   std::optional<QuantProfile> oracle =
       quant.kernelMap.empty() && quant.scope.empty() ? discoverOracle(index, quant) : std::nullopt;
+  // The registered entries run beside the stages and the profile's entries,
+  // with an interpreter of their own: they are of other backends (rows the
+  // profile names entries for are not walked there), so their facts merge in
+  // after, in the order one walk after the other gives.
+  const std::vector<std::string> &rows = profile.backends.empty() ? r.backends : profile.backends;
+  Facts registeredFacts;
+  registeredFacts.backends = r.facts.backends;
+  std::thread registered([&] {
+    Interpreter own(index, vocab);
+    FactSink ownSink(own, registeredFacts, rows);
+    walkRegistered(index, own, oracle ? *oracle : quant, rows, ownSink, registeredFacts);
+  });
   if (!alone) walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
   timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkEntries(index, in, walked, sink, r.facts, alone ? "a public entry point of the library" : "profile");
   timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
-  walkRegistered(index, in, oracle ? *oracle : quant, profile.backends.empty() ? r.backends : profile.backends, sink,
-                 r.facts);
+  registered.join();
+  registeredFacts.backends.clear();
+  sink.mergeLater(std::move(registeredFacts));
   timer.lap("dispatch:registered", std::to_string(index.parsedCount()) + " modules parsed so far");
   readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
   timer.lap("dispatch:oracle", std::to_string(index.parsedCount()) + " modules parsed so far");
