@@ -141,28 +141,30 @@ private:
   std::unordered_map<const Node *, Rails> memo_;
 };
 
+/// `eval`, and where that is unknown, `query` over the circuit of the
+/// formula's free atoms (Unknown when there are none).
+template <class Query> Tri overFreeAtoms(const Condition &c, const EvalEnv &env, Query query) {
+  Tri direct = c.eval(env);
+  if (direct != Tri::Unknown) return direct;
+  DualRail circuit(env);
+  Rails root = circuit.encode(c);
+  return circuit.hasFreeAtoms() ? query(circuit, root) : Tri::Unknown;
+}
+
 } // namespace
 
 Tri Condition::evalEveryValue(const EvalEnv &env) const {
-  Tri direct = eval(env);
-  if (direct != Tri::Unknown) return direct;
-  DualRail circuit(env);
-  Rails root = circuit.encode(*this);
-  if (!circuit.hasFreeAtoms()) return Tri::Unknown;
-  if (circuit.holdsAlways(root.t) == Tri::True) return Tri::True;
-  if (circuit.holdsAlways(root.f) == Tri::True) return Tri::False;
-  return Tri::Unknown;
+  return overFreeAtoms(*this, env, [](DualRail &circuit, Rails root) {
+    if (circuit.holdsAlways(root.t) == Tri::True) return Tri::True;
+    return circuit.holdsAlways(root.f) == Tri::True ? Tri::False : Tri::Unknown;
+  });
 }
 
 Tri Condition::evalSomeValue(const EvalEnv &env) const {
-  Tri direct = eval(env);
-  if (direct != Tri::Unknown) return direct;
-  DualRail circuit(env);
-  Rails root = circuit.encode(*this);
-  if (!circuit.hasFreeAtoms()) return Tri::Unknown;
-  if (circuit.holdsSometimes(root.t) == Tri::True) return Tri::True;
-  if (circuit.holdsAlways(root.f) == Tri::True) return Tri::False;
-  return Tri::Unknown;
+  return overFreeAtoms(*this, env, [](DualRail &circuit, Rails root) {
+    if (circuit.holdsSometimes(root.t) == Tri::True) return Tri::True;
+    return circuit.holdsAlways(root.f) == Tri::True ? Tri::False : Tri::Unknown;
+  });
 }
 
 } // namespace archscope
