@@ -30,11 +30,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <optional>
 #include <regex>
 #include <set>
-#include <thread>
 
 namespace archscope::py {
 namespace {
@@ -738,7 +738,9 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   // The predicate table is independent of dispatch: it runs beside it, with
   // its own interpreter over the shared (thread-safe) module index.
   Facts predicateFacts;
-  std::thread predicates([&] {
+  // std::async, not a bare thread: an exception reaches get() as a serial
+  // call's would, and one thrown here meanwhile waits for the walk to end.
+  auto predicates = std::async(std::launch::async, [&] {
     Interpreter own(index, vocab);
     collectPredicates(index, own, predicateFacts);
   });
@@ -764,7 +766,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   const std::vector<std::string> &rows = profile.backends.empty() ? r.backends : profile.backends;
   Facts registeredFacts;
   registeredFacts.backends = r.facts.backends;
-  std::thread registered([&] {
+  auto registered = std::async(std::launch::async, [&] {
     Interpreter own(index, vocab);
     FactSink ownSink(own, registeredFacts, rows);
     walkRegistered(index, own, oracle ? *oracle : quant, rows, ownSink, registeredFacts);
@@ -773,13 +775,13 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkEntries(index, in, walked, sink, r.facts, alone ? "a public entry point of the library" : "profile");
   timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
-  registered.join();
+  registered.get();
   registeredFacts.backends.clear();
   sink.mergeLater(std::move(registeredFacts));
   timer.lap("dispatch:registered", std::to_string(index.parsedCount()) + " modules parsed so far");
   readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
   timer.lap("dispatch:oracle", std::to_string(index.parsedCount()) + " modules parsed so far");
-  predicates.join();
+  predicates.get();
   timer.lap("predicates", std::to_string(index.parsedCount()) + " modules parsed so far");
   r.facts.predicates = std::move(predicateFacts.predicates);
   for (auto &w : predicateFacts.warnings) r.facts.warnings.push_back(std::move(w));
