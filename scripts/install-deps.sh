@@ -4,7 +4,7 @@ set -euo pipefail
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 pkgs=(cmake g++ make pkg-config python3 python3-pip git ripgrep
       clang-22 libclang-22-dev llvm-22-dev
-      libtree-sitter-dev libyaml-cpp-dev libcadical-dev libgtest-dev)
+      libtree-sitter-dev libyaml-cpp-dev libcadical-dev libmimalloc-dev libgtest-dev)
 # --test: also what only the test suite needs (headless chromium renders the
 # HTML page of `archscope docs`).
 if [ "${1:-}" = "--test" ]; then pkgs+=(chromium); fi

@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <iostream>
-#include <malloc.h>
 #include <unistd.h>
 
 namespace {
@@ -34,8 +33,6 @@ void llvmFatalError(void *, const char *reason, bool) {
 
 int main(int argc, char **argv) {
   using namespace archscope;
-  mallopt(M_ARENA_MAX, 2);          // one arena per core, not per thread
-  mallopt(M_TOP_PAD, 64 << 20);     // grow the heap in large steps
   llvm::install_fatal_error_handler(llvmFatalError);
   try {
     Options opts;
