@@ -4,6 +4,8 @@
 #include "model/ConditionNode.h"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
@@ -317,6 +319,25 @@ void Condition::strInto(std::string &out) const {
   out += strNode();
 }
 
+namespace {
+/// `not (x is None)` reads as the code wrote it, `x is not None`: a negated
+/// opaque comparison with one operator and nothing else that binds looser.
+std::optional<std::string> negatedComparisonText(const Condition &kid) {
+  const Condition::Node &n = kid.node();
+  if (n.op != Condition::Node::Op::Atom || n.atom.kind != Atom::Kind::Opaque) return std::nullopt;
+  const std::string &text = n.atom.text;
+  for (const char *looser : {" and ", " or ", "not ", " if ", "lambda"})
+    if (text.find(looser) != std::string::npos) return std::nullopt;
+  static const std::pair<const char *, const char *> ops[] = {{" is ", " is not "}, {" in ", " not in "}, {" == ", " != "}};
+  for (const auto &[pos, neg] : ops) {
+    size_t at = text.find(pos);
+    if (at == std::string::npos || text.find(pos, at + 1) != std::string::npos) continue;
+    return text.substr(0, at) + neg + text.substr(at + std::strlen(pos));
+  }
+  return std::nullopt;
+}
+} // namespace
+
 std::string Condition::strNode() const {
   const auto &n = *node_;
   switch (n.op) {
@@ -334,6 +355,7 @@ std::string Condition::strNode() const {
     }
     return "?";
   case Op::Not: {
+    if (auto negated = negatedComparisonText(n.kids[0])) return *negated;
     std::string s = "not ";
     n.kids[0].strInto(s);
     return s;

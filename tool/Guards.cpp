@@ -13,7 +13,6 @@
 #include <llvm/Support/Parallel.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <unistd.h>
@@ -236,16 +235,22 @@ std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &file
   std::string dir = cacheDir();
   cuda::CompileFlags flags;
   std::vector<cuda::GuardReport> reports(files.size());
-  // Progress on a terminal only: "guards: 120/262 files x 8 targets".
-  std::atomic<size_t> done{0};
-  std::mutex printing;
+  // Progress on a terminal only: "guards: 120/262 files x 8 targets". Calls
+  // that run beside each other (a linking's flag sets) count on one line.
+  static std::mutex printing;
+  static size_t done = 0, total = 0;
+  if (progress) {
+    std::lock_guard<std::mutex> lock(printing);
+    if (done == total) done = total = 0; // nothing in flight: a new line
+    total += files.size();
+  }
   llvm::parallelFor(0, files.size(), [&](size_t i) {
     reports[i] = reportFor(files[i], targets, useCache, dir, flags, extra);
-    size_t n = ++done;
     if (!progress) return;
     std::lock_guard<std::mutex> lock(printing);
-    std::cerr << "\rarchscope: CUDA guards " << n << "/" << files.size() << " files x " << targets.size()
-              << " targets" << (n == files.size() ? "\n" : "") << std::flush;
+    ++done;
+    std::cerr << "\rarchscope: CUDA guards " << done << "/" << total << " files x " << targets.size()
+              << " targets" << (done == total ? "\n" : "") << std::flush;
   });
   if (warnings)
     for (auto &w : flags.warnings()) warnings->push_back(w);

@@ -144,3 +144,12 @@ TEST(Condition, EveryValueKeepsUnresolvedLeavesUnknown) {
   e.assume["cfg.a"] = false;
   EXPECT_EQ((a && u).evalEveryValue(e), Tri::False);
 }
+
+TEST(Condition, NegatedComparisonReadsAsWritten) {
+  EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "runner is None")).str(), "runner is not None");
+  EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "\"deepep\" in a2a")).str(), "\"deepep\" not in a2a");
+  EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "mode == \"eager\"")).str(), "mode != \"eager\"");
+  // Text where another operator binds looser keeps the plain negation.
+  EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "a in b or c")).str(), "not a in b or c");
+  EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "a is b is c")).str(), "not a is b is c");
+}
