@@ -233,9 +233,33 @@ RuntimeCheckReport extractRuntimeChecks(const std::string &path, const std::vect
   return report;
 }
 
+namespace {
+/// Where the comment or literal starting at `i` ends, or `i` when none does:
+/// words there ("K-major layout") are no code.
+size_t skipCommentOrLiteral(std::string_view text, size_t i) {
+  auto rest = text.substr(i);
+  if (rest.starts_with("//")) {
+    size_t eol = text.find('\n', i);
+    return eol == std::string_view::npos ? text.size() : eol;
+  }
+  if (rest.starts_with("/*")) {
+    size_t close = text.find("*/", i + 2);
+    return close == std::string_view::npos ? text.size() : close + 2;
+  }
+  bool digitSeparator = text[i] == '\'' && i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1]));
+  if ((text[i] != '"' && text[i] != '\'') || digitSeparator) return i;
+  for (size_t j = i + 1; j < text.size(); ++j) {
+    if (text[j] == '\\') ++j;
+    else if (text[j] == text[i] || text[j] == '\n') return j + 1;
+  }
+  return text.size();
+}
+} // namespace
+
 bool mayHaveRuntimeChecks(std::string_view text) {
   auto identChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (size_t i = 0; i < text.size();) {
+    if (size_t past = skipCommentOrLiteral(text, i); past != i) { i = past; continue; }
     if (!identChar(text[i]) || (i > 0 && identChar(text[i - 1]))) { ++i; continue; }
     size_t end = i;
     while (end < text.size() && identChar(text[end])) ++end;

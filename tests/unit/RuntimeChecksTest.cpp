@@ -212,6 +212,11 @@ TEST(RuntimeChecks, Prefilter) {
   EXPECT_TRUE(cuda::mayHaveRuntimeChecks("cudaDevAttrComputeCapabilityMajor"));
   EXPECT_FALSE(cuda::mayHaveRuntimeChecks("if (num_experts >= 10) return;"));
   EXPECT_FALSE(cuda::mayHaveRuntimeChecks("using Arch = cutlass::arch::Sm100; int sm_count = 0;"));
+  // Words in comments and literals are no code: CUTLASS's "K-major" layouts.
+  EXPECT_FALSE(cuda::mayHaveRuntimeChecks("// A is K major\nint k = 0; /* row major,\n sm >= 90 */"));
+  EXPECT_FALSE(cuda::mayHaveRuntimeChecks("auto s = \"major \\\" (sm >= 90)\"; char c = '\\'';"));
+  EXPECT_TRUE(cuda::mayHaveRuntimeChecks("int n = 1'000; // note\nif (major >= 10) {}"));
+  EXPECT_TRUE(cuda::mayHaveRuntimeChecks("auto s = \"a\"; TORCH_CHECK(major == 10)"));
 }
 
 TEST(RuntimeChecks, UnreadableFileIsReported) {
