@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <functional>
 #include <unordered_map>
@@ -329,12 +330,25 @@ std::optional<std::string> negatedComparisonText(const Condition &kid) {
   for (const char *looser : {" and ", " or ", "not ", " if ", "lambda"})
     if (text.find(looser) != std::string::npos) return std::nullopt;
   static const std::pair<const char *, const char *> ops[] = {{" is ", " is not "}, {" in ", " not in "}, {" == ", " != "}};
-  for (const auto &[pos, neg] : ops) {
-    size_t at = text.find(pos);
-    if (at == std::string::npos || text.find(pos, at + 1) != std::string::npos) continue;
-    return text.substr(0, at) + neg + text.substr(at + std::strlen(pos));
+  // The one operator outside string literals (`mode == "x is y"` has one: ==).
+  std::optional<std::pair<size_t, size_t>> found; // (offset, index in ops)
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (quote) {
+      if (text[i] == '\\') ++i;
+      else if (text[i] == quote) quote = 0;
+      continue;
+    }
+    if (text[i] == '"' || text[i] == '\'') { quote = text[i]; continue; }
+    for (size_t k = 0; k < std::size(ops); ++k)
+      if (text.compare(i, std::strlen(ops[k].first), ops[k].first) == 0) {
+        if (found) return std::nullopt;
+        found = {i, k};
+      }
   }
-  return std::nullopt;
+  if (!found) return std::nullopt;
+  const auto &[pos, neg] = ops[found->second];
+  return text.substr(0, found->first) + neg + text.substr(found->first + std::strlen(pos));
 }
 } // namespace
 

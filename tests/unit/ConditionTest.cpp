@@ -152,4 +152,5 @@ TEST(Condition, NegatedComparisonReadsAsWritten) {
   // Text where another operator binds looser keeps the plain negation.
   EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "a in b or c")).str(), "not a in b or c");
   EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "a is b is c")).str(), "not a is b is c");
+  EXPECT_EQ((!Condition::opaque(OpaqueKind::Config, "mode == \"x is y\"")).str(), "mode != \"x is y\"");
 }
