@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iterator>
 #include <optional>
+#include <string_view>
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
@@ -329,9 +330,13 @@ std::optional<std::string> negatedComparisonText(const Condition &kid) {
   const std::string &text = n.atom.text;
   for (const char *looser : {" and ", " or ", "not ", " if ", "lambda"})
     if (text.find(looser) != std::string::npos) return std::nullopt;
-  static const std::pair<const char *, const char *> ops[] = {{" is ", " is not "}, {" in ", " not in "}, {" == ", " != "}};
-  // The one operator outside string literals (`mode == "x is y"` has one: ==).
-  std::optional<std::pair<size_t, size_t>> found; // (offset, index in ops)
+  // The one positive operator outside string literals (`mode == "x is y"` has one: ==).
+  std::string_view view = text;
+  auto spacedAt = [&](size_t i, std::string_view op) { // " op " starts at i
+    return i + op.size() + 2 <= view.size() && view[i] == ' ' && view.substr(i + 1, op.size()) == op &&
+           view[i + 1 + op.size()] == ' ';
+  };
+  std::optional<std::pair<size_t, size_t>> found; // (offset, index in kNegatedComparisons)
   char quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     if (quote) {
@@ -340,15 +345,15 @@ std::optional<std::string> negatedComparisonText(const Condition &kid) {
       continue;
     }
     if (text[i] == '"' || text[i] == '\'') { quote = text[i]; continue; }
-    for (size_t k = 0; k < std::size(ops); ++k)
-      if (text.compare(i, std::strlen(ops[k].first), ops[k].first) == 0) {
+    for (size_t k = 0; k < std::size(kNegatedComparisons); ++k)
+      if (spacedAt(i, kNegatedComparisons[k].second)) {
         if (found) return std::nullopt;
         found = {i, k};
       }
   }
   if (!found) return std::nullopt;
-  const auto &[pos, neg] = ops[found->second];
-  return text.substr(0, found->first) + neg + text.substr(found->first + std::strlen(pos));
+  const auto &[neg, pos] = kNegatedComparisons[found->second];
+  return text.substr(0, found->first) + " " + neg + " " + text.substr(found->first + std::strlen(pos) + 2);
 }
 } // namespace
 

@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace archscope {
@@ -48,6 +49,12 @@ CmpOp flip(CmpOp op);   ///< a op b  <=>  b flip(op) a
 CmpOp negate(CmpOp op); ///< not (a op b) <=> a negate(op) b
 
 enum class OpaqueKind { Package, Env, Config, Version };
+
+/// Python's negated comparison operators, each with its positive form: an
+/// undecided `x is not None` is the fact `not (x is None)`, and prints back
+/// as written.
+inline constexpr std::pair<const char *, const char *> kNegatedComparisons[] = {
+    {"is not", "is"}, {"not in", "in"}, {"!=", "=="}};
 
 struct Atom {
   enum class Kind { Compare, Backend, Quant, Opaque } kind = Kind::Opaque;

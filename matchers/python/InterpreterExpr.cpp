@@ -561,8 +561,7 @@ namespace {
 /// None)`), so a path through `if x is None:` and `if x is not None:` reads
 /// one fact twice, not two independent ones.
 Condition opaqueComparison(const std::string &op, const std::string &text) {
-  static const std::pair<const char *, const char *> negated[] = {{"is not", "is"}, {"not in", "in"}, {"!=", "=="}};
-  for (const auto &[neg, pos] : negated) {
+  for (const auto &[neg, pos] : kNegatedComparisons) {
     if (op != neg) continue;
     size_t at = text.find(std::string(" ") + neg + " ");
     if (at == std::string::npos || text.find(std::string(" ") + neg + " ", at + 1) != std::string::npos) break;
