@@ -6,6 +6,7 @@
 #include "matchers/cuda/CompileFlags.h"
 #include "matchers/cuda/SharedFiles.h"
 #include "model/Errors.h"
+#include "model/PhaseTimer.h"
 #include "tool/Cache.h"
 
 #include <llvm/Support/FormatVariadic.h>
@@ -13,6 +14,7 @@
 #include <llvm/Support/Parallel.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <unistd.h>
@@ -244,14 +246,19 @@ std::vector<cuda::GuardReport> guardReports(const std::vector<std::string> &file
     if (done == total) done = total = 0; // nothing in flight: a new line
     total += files.size();
   }
+  PhaseTimer timer;
+  std::atomic<size_t> targetFree = 0;
   llvm::parallelFor(0, files.size(), [&](size_t i) {
     reports[i] = reportFor(files[i], targets, useCache, dir, flags, extra);
+    targetFree += reports[i].targetFree;
     if (!progress) return;
     std::lock_guard<std::mutex> lock(printing);
     ++done;
     std::cerr << "\rarchscope: CUDA guards " << done << "/" << total << " files x " << targets.size()
               << " targets" << (done == total ? "\n" : "") << std::flush;
   });
+  timer.lap("guards", std::to_string(files.size()) + " files x " + std::to_string(targets.size()) + " targets, " +
+                         std::to_string(targetFree) + " read no target macro (one pass each)");
   if (warnings)
     for (auto &w : flags.warnings()) warnings->push_back(w);
   return reports;

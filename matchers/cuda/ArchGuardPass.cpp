@@ -5,6 +5,7 @@
 
 #include "matchers/cuda/DeviceTarget.h"
 #include "matchers/cuda/HeaderDirectives.h"
+#include "matchers/cuda/TargetMacroWatcher.h"
 
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
@@ -195,8 +196,9 @@ struct SkipMissingHeaders : clang::PPCallbacks {
 class GuardAction : public clang::PreprocessOnlyAction {
 public:
   GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing, KernelScanner &kernels,
-              bool extract, ScannedHeaders &headers)
-      : out_(out), missing_(missing), kernels_(kernels), extract_(extract), scans_(headers) {}
+              const GuardPassOptions &options, ScannedHeaders &headers, bool &readsTarget)
+      : out_(out), missing_(missing), kernels_(kernels), extract_(options.extract), archMacros_(options.archMacros),
+        scans_(headers), readsTarget_(readsTarget) {}
 
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
@@ -204,6 +206,8 @@ protected:
       ci.getPreprocessor().addPPCallbacks(std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_));
       ci.getPreprocessor().addPPCallbacks(
           std::make_unique<GlobalMacroWatcher>(ci.getSourceManager(), kernels_, globalExpansions_));
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<TargetMacroWatcher>(ci.getSourceManager(), archMacros_, readsTarget_));
     }
     else
       ci.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>());
@@ -235,7 +239,9 @@ private:
   std::vector<std::string> &missing_;
   KernelScanner &kernels_;
   bool extract_;
+  const std::vector<std::string> &archMacros_;
   ScannedHeaders &scans_;
+  bool &readsTarget_;
   std::set<unsigned> globalExpansions_; ///< where `__global__` was a macro
 };
 
@@ -289,9 +295,26 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   llvm::IntrusiveRefCntPtr<clang::FileManager> files = passFileManager();
   ScannedHeaders headers; // shared by this file's passes
 
-  for (const auto &t : targets) {
+  // One target's outcomes into the per-directive and per-kernel tables.
+  auto merge = [&](const std::string &target, const std::vector<GuardDirective> &directives,
+                   const KernelScanner &scan, const std::optional<std::string> &error) {
+    mergeKernels(report, scan, target);
+    if (error) failed[*error].push_back(target);
+    for (const auto &d : directives) {
+      auto it = std::find_if(report.directives.begin(), report.directives.end(),
+                             [&](const GuardDirective &x) { return x.line == d.line; });
+      if (it == report.directives.end()) {
+        report.directives.push_back({d.line, d.kind, d.condition, {}});
+        it = report.directives.end() - 1;
+      }
+      it->byTarget[target] = d.byTarget.at("");
+    }
+  };
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const Target &t = targets[i];
     std::vector<GuardDirective> directives;
     KernelScanner scan;
+    bool readsTarget = !options.reuseTargetFreePasses;
     auto args = deviceArgs(t);
 #ifdef ARCHSCOPE_CLANG_RESOURCE_DIR
     args.push_back("-resource-dir=" ARCHSCOPE_CLANG_RESOURCE_DIR); // clang's own builtin headers
@@ -302,24 +325,21 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     command.insert(command.end(), args.begin(), args.end());
     command.push_back(path);
     clang::tooling::ToolInvocation invocation(
-        command, std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options.extract, headers),
+        command,
+        std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options, headers, readsTarget),
         files.get());
     FirstErrorConsumer diagnostics(path);
     invocation.setDiagnosticConsumer(&diagnostics);
     bool ok = invocation.run();
-    mergeKernels(report, scan, t.name());
-    if (!diagnostics.first.empty() || !ok)
-      failed[diagnostics.first.empty() ? "the pass reported errors" : diagnostics.first].push_back(t.name());
-    // Merge this target's outcomes into the per-directive table, by line.
-    for (auto &d : directives) {
-      auto it = std::find_if(report.directives.begin(), report.directives.end(),
-                             [&](const GuardDirective &x) { return x.line == d.line; });
-      if (it == report.directives.end()) {
-        d.byTarget = {{t.name(), d.byTarget[""]}};
-        report.directives.push_back(d);
-      } else {
-        it->byTarget[t.name()] = d.byTarget[""];
-      }
+    std::optional<std::string> error;
+    if (!diagnostics.first.empty() || !ok) error = diagnostics.first.empty() ? "the pass reported errors" : diagnostics.first;
+    merge(t.name(), directives, scan, error);
+    // A first pass that never read a target macro is every target's pass
+    // (TargetMacroWatcher.h): the others would repeat it token for token.
+    if (i == 0 && !readsTarget && options.extract) {
+      for (size_t j = 1; j < targets.size(); ++j) merge(targets[j].name(), directives, scan, error);
+      report.targetFree = true;
+      break;
     }
   }
   for (const auto &[error, names] : failed) {

@@ -41,6 +41,7 @@ struct GuardReport {
   std::vector<KernelSite> kernels;
   std::vector<std::string> missingIncludes; ///< skipped, in first-seen order
   std::vector<std::string> errors;          ///< per target, when a pass failed
+  bool targetFree = false; ///< no pass read a target macro: one pass stood for all
 };
 
 struct GuardPassOptions {
@@ -51,6 +52,9 @@ struct GuardPassOptions {
   /// false: preprocess only, with the same missing-header tolerance, and
   /// record nothing: the baseline the speed of the pass is measured against.
   bool extract = true;
+  /// A file whose first pass never reads a target macro gets that pass's
+  /// outcomes for every target (TargetMacroWatcher.h); false runs them all.
+  bool reuseTargetFreePasses = true;
 };
 
 /// Runs one preprocessor pass per target over `path`; never throws for bad

@@ -127,3 +127,56 @@ TEST(ArchGuardPassInput, HeaderMacrosDecideTheMainFilesBranches) {
   EXPECT_EQ(r.kernels[0].byTarget.at("sm_100a"), cuda::KernelBody::Code);
   EXPECT_EQ(r.kernels[0].byTarget.at("sm_90a"), cuda::KernelBody::Absent);
 }
+
+// A file whose first pass reads no target macro gets that pass for every
+// target (TargetMacroWatcher.h); one that reads one in any form must not.
+namespace {
+cuda::GuardReport passOver(const std::string &name, const std::string &text, std::vector<Target> ts,
+                           bool reuse = true, std::vector<std::string> archMacros = {}) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  llvm::FileRemover removeAtEnd(path);
+  FILE *f = fopen(path.c_str(), "w");
+  fputs(text.c_str(), f);
+  fclose(f);
+  cuda::GuardPassOptions options;
+  options.reuseTargetFreePasses = reuse;
+  options.archMacros = std::move(archMacros);
+  return cuda::runArchGuardPass(path, ts, options);
+}
+} // namespace
+
+TEST(ArchGuardPassReuse, TargetFreeFileGetsOnePassForAll) {
+  std::string text = "#define TILE 128\n#if TILE > 64\n__global__ void k() { int x = TILE; }\n#endif\n"
+                     "#ifdef NOT_SET\n__global__ void never() {}\n#endif\n";
+  auto ts = targets({"sm_90a", "sm_100a", "sm_120a"});
+  auto reused = passOver("free.cu", text, ts);
+  auto full = passOver("free.cu", text, ts, false);
+  EXPECT_TRUE(reused.targetFree);
+  EXPECT_FALSE(full.targetFree);
+  ASSERT_EQ(reused.directives.size(), full.directives.size());
+  for (size_t i = 0; i < full.directives.size(); ++i) EXPECT_EQ(reused.directives[i].byTarget, full.directives[i].byTarget);
+  ASSERT_EQ(reused.kernels.size(), 1u);
+  EXPECT_EQ(reused.kernels[0].byTarget, full.kernels[0].byTarget);
+  EXPECT_EQ(reused.kernels[0].byTarget.at("sm_120a"), cuda::KernelBody::Code);
+}
+
+TEST(ArchGuardPassReuse, EveryWayOfReadingTheTargetRunsEachPass) {
+  struct Case { const char *what, *text; std::vector<Target> ts; std::vector<std::string> macros; };
+  std::vector<Case> cases = {
+      // undefined on the first target: no expansion callback, only the condition's text
+      {"undefined feature macro", "#if __CUDA_ARCH_FEAT_SM100_ALL\nint a;\n#endif\n", targets({"sm_90a", "sm_100a"}), {}},
+      {"macro built on one", "#define HAS_SM100 __CUDA_ARCH_FEAT_SM100_ALL\n#if HAS_SM100\nint a;\n#endif\n",
+       targets({"sm_90a", "sm_100a"}), {}},
+      {"defined()", "#if defined(__CUDA_ARCH_SPECIFIC__)\nint a;\n#endif\n", targets({"sm_100f", "sm_100a"}), {}},
+      {"__has_builtin", "#if __has_builtin(__nvvm_redux_sync_add)\nint a;\n#endif\n", targets({"sm_70", "sm_80"}), {}},
+      {"engine arch macro", "#if SGL_CUDA_ARCH >= 1000\nint a;\n#endif\n", targets({"sm_90a", "sm_100a"}),
+       {"SGL_CUDA_ARCH"}},
+  };
+  for (const auto &c : cases) {
+    auto r = passOver("reads.cu", c.text, c.ts, true, c.macros);
+    EXPECT_FALSE(r.targetFree) << c.what;
+    const auto &d = r.directives.back();
+    EXPECT_EQ(d.byTarget.at(c.ts[0].name()), Branch::NotTaken) << c.what;
+    EXPECT_EQ(d.byTarget.at(c.ts[1].name()), Branch::Taken) << c.what;
+  }
+}
