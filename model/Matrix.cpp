@@ -4,6 +4,8 @@
 
 namespace archscope {
 
+const char *const kNoDispatchSite = "no dispatch site for this backend was found";
+
 std::string verdictName(Verdict v) {
   switch (v) {
   case Verdict::Supported: return "supported";

@@ -21,6 +21,10 @@ struct ConditionalVerdict {
   Verdict verdict;
 };
 
+/// The reason of a row's cell that no dispatch site reaches (a member of
+/// another format's backend enum): the text table folds such rows into a line.
+extern const char *const kNoDispatchSite;
+
 struct Cell {
   std::string backend; ///< "auto" for the engine's own choice
   std::string quant;

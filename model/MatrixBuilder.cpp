@@ -162,7 +162,7 @@ public:
     }
     if (supports.empty() && routes.empty() && !facts_.dispatched.count(b)) {
       d.verdict = Verdict::Unknown;
-      d.reason = "no dispatch site for this backend was found";
+      d.reason = kNoDispatchSite;
       return d;
     }
     d.verdict = Verdict::Supported;

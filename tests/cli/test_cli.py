@@ -340,6 +340,20 @@ class Outputs(unittest.TestCase):
         preds = {p["name"]: p["true_on"] for p in doc["predicates"]}
         self.assertEqual(preds["tiny_engine.platform_utils.is_sm120_supported"], ["sm_120", "sm_121"])
 
+    def test_rows_no_dispatch_reaches_are_named_below_the_table(self):
+        # --backend choices deep_gemm and aiter: no dispatch site of the tree handles them.
+        tree = str(pathlib.Path(__file__).resolve().parent.parent / "python" / "string_choices")
+        r = run("audit", tree, "--no-profile", "-q", "--targets", "sm_90,sm_100")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [line.split()[0] for line in r.stdout.splitlines()[2:] if line and not line.startswith(" ")]
+        self.assertIn("triton", rows)
+        self.assertNotIn("deep_gemm", rows)
+        self.assertIn("reached by no nvfp4 dispatch site (? everywhere):\n  deep_gemm, aiter\n", r.stdout)
+        doc = json.loads(run("audit", tree, "--no-profile", "-q", "--format", "json").stdout)
+        folded = [c for c in doc["cells"] if c["backend"] == "deep_gemm"]
+        self.assertTrue(folded)  # the JSON keeps every cell
+        self.assertTrue(all(c["verdict"] == "unknown" for c in folded))
+
     def test_yaml_markdown_and_output_file(self):
         out = pathlib.Path(scratch()) / "matrix.yaml"
         r = run("audit", "--format", "yaml", "-o", str(out))

@@ -58,12 +58,23 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
              "Pass --profile FILE naming the rows (see docs/profiles.md).\n";
       continue;
     }
+    // Rows no dispatch site reaches on any target (another format's
+    // backends) are named below the table, not drawn as rows of `?`.
+    std::vector<std::string> rows, unreached;
+    for (const auto &b : m.backends) {
+      bool none = std::all_of(m.targets.begin(), m.targets.end(), [&](ComputeCapability t) {
+        const Cell *c = m.find(b, quant, t);
+        return c && c->verdict == Verdict::Unknown && c->reason == kNoDispatchSite;
+      });
+      (none ? unreached : rows).push_back(b);
+    }
+    if (rows.empty()) rows.swap(unreached);
     size_t nameWidth = 8;
-    for (const auto &b : m.backends) nameWidth = std::max(nameWidth, b.size() + 1);
+    for (const auto &b : rows) nameWidth = std::max(nameWidth, b.size() + 1);
     std::vector<size_t> widths;
     for (auto t : m.targets) {
       size_t w = t.name().size();
-      for (const auto &b : m.backends)
+      for (const auto &b : rows)
         if (auto *c = m.find(b, quant, t)) w = std::max(w, verdictLabel(*c).size());
       widths.push_back(w + 2);
     }
@@ -71,7 +82,7 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
     for (size_t i = 0; i < m.targets.size(); ++i) out << std::setw(int(widths[i])) << m.targets[i].name();
     out << "\n";
     size_t conditional = 0;
-    for (const auto &b : m.backends) {
+    for (const auto &b : rows) {
       out << std::setw(int(nameWidth)) << b;
       for (size_t i = 0; i < m.targets.size(); ++i) {
         const Cell *c = m.find(b, quant, m.targets[i]);
@@ -80,6 +91,17 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
         std::string label = verdictLabel(*c);
         if (color) out << colorOf(c->verdict);
         out << label << reset << std::string(widths[i] - label.size(), ' ');
+      }
+      out << "\n";
+    }
+    if (!unreached.empty()) {
+      out << "\nnamed in the code, reached by no " << quant << " dispatch site (? everywhere):";
+      size_t column = 200;
+      for (size_t i = 0; i < unreached.size(); ++i) {
+        std::string item = " " + unreached[i] + (i + 1 < unreached.size() ? "," : "");
+        if (column + item.size() > 90) { out << "\n "; column = 1; }
+        out << item;
+        column += item.size();
       }
       out << "\n";
     }
