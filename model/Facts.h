@@ -66,6 +66,16 @@ struct GuardFact {
   std::vector<std::pair<Condition, Evidence>> context;
 };
 
+/// A compiler flag a JIT build passes only on a new enough CUDA toolkit
+/// (`"-DENABLE_FP4" if is_cuda_version_at_least("12.8") else ""`), with no
+/// raise on the toolkit in the function that builds the flags: below that
+/// version the module builds without the feature, silently.
+struct ToolkitGatedFlag {
+  std::string flag;      ///< -DENABLE_FP4
+  std::string condition; ///< the test, as written
+  Evidence where;
+};
+
 struct Facts {
   std::vector<PredicateFact> predicates;
   std::vector<BackendFact> backends;
@@ -75,6 +85,7 @@ struct Facts {
   /// backend -> the library files (of --with trees) whose functions its
   /// entry walks entered: CuTe DSL kernels, read for their kernel families
   std::map<std::string, std::set<std::string>> enteredFiles;
+  std::vector<ToolkitGatedFlag> toolkitGatedFlags;
 };
 
 } // namespace archscope

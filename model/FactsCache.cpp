@@ -8,6 +8,7 @@
 //   B name  enumClass  evidence     a backend
 //   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags  familySources  cubinArtifacts
 //   D backend                       a backend with a dispatch site
+//   T flag  condition  evidence     a flag passed only on a new enough toolkit
 //   W warning
 //   R backend                       a matrix row
 // Evidence fields are joined by \x1f, lists by \x1e.
@@ -22,7 +23,7 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-facts 3";
+constexpr const char *kHeader = "archscope-facts 4";
 
 std::string joinList(const std::vector<std::string> &items) {
   std::string out;
@@ -64,6 +65,8 @@ std::string encodeFacts(const CachedFacts &c) {
   for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
   for (const auto &[backend, files] : c.facts.enteredFiles)
     for (const auto &f : files) body << "E\t" << clean(backend) << '\t' << clean(f) << '\n';
+  for (const auto &t : c.facts.toolkitGatedFlags)
+    body << "T\t" << clean(t.flag) << '\t' << clean(t.condition) << '\t' << encodeEvidence(t.where) << '\n';
   for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
   for (const auto &r : c.backends) body << "R\t" << clean(r) << '\n';
   std::string out = std::string(kHeader) + '\n';
@@ -130,6 +133,12 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
     }
     case 'D': c.facts.dispatched.insert(rest); return true;
     case 'E': c.facts.enteredFiles[f.at(0)].insert(f.at(1)); return true;
+    case 'T': {
+      auto ev = decodeEvidence(f.at(2));
+      if (!ev) return false;
+      c.facts.toolkitGatedFlags.push_back({f.at(0), f.at(1), *ev});
+      return true;
+    }
     case 'W': c.facts.warnings.push_back(rest); return true;
     case 'R': c.backends.push_back(rest); return true;
     default: return false;

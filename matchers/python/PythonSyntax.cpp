@@ -177,6 +177,10 @@ const Query &archDecoratorsQuery() {
   static const Query q("arch_decorators.scm", queries::kArchDecorators);
   return q;
 }
+const Query &toolkitGatedFlagsQuery() {
+  static const Query q("toolkit_gated_flags.scm", queries::kToolkitGatedFlags);
+  return q;
+}
 const Query &registryDecoratorsQuery() {
   static const Query q("registry_decorators.scm", queries::kRegistryDecorators);
   return q;

@@ -83,6 +83,7 @@ private:
 const Query &importsQuery();
 const Query &enumClassesQuery();
 const Query &archDecoratorsQuery();
+const Query &toolkitGatedFlagsQuery();
 const Query &registryDecoratorsQuery();
 
 } // namespace archscope::py

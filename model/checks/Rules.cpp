@@ -34,6 +34,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeOpenEndedArchGuard());
     r.push_back(makePredicateNameMismatch());
     r.push_back(makeSmemOverDeviceLimit());
+    r.push_back(makeToolkitGatedFlag());
     return r;
   }();
   return rules;

@@ -14,4 +14,5 @@ std::unique_ptr<Rule> makeFamilyPredicateGap();
 std::unique_ptr<Rule> makeOpenEndedArchGuard();
 std::unique_ptr<Rule> makePredicateNameMismatch();
 std::unique_ptr<Rule> makeSmemOverDeviceLimit();
+std::unique_ptr<Rule> makeToolkitGatedFlag();
 } // namespace archscope::checks

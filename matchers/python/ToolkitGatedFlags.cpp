@@ -1,0 +1,77 @@
+//===--- ToolkitGatedFlags.cpp - flags a JIT build drops on old toolkits --===//
+// SPDX-License-Identifier: Apache-2.0
+#include "matchers/python/ToolkitGatedFlags.h"
+#include "matchers/python/FactSink.h"
+#include "matchers/python/PythonSyntax.h"
+
+#include <llvm/Support/Parallel.h>
+
+#include <regex>
+
+namespace archscope::py {
+namespace {
+
+/// A test of the CUDA toolkit's version: `is_cuda_version_at_least("12.8")`,
+/// `torch.version.cuda >= "12.8"`, `cuda_version >= (12, 8)`.
+bool testsToolkit(std::string_view text) {
+  static const std::regex toolkit(R"(cuda_version|version\.cuda|cuda_ver\b|CUDA_VERSION|nvcc_version)",
+                                  std::regex::icase);
+  return std::regex_search(text.begin(), text.end(), toolkit);
+}
+
+/// The flag a string literal passes, when it is one that changes what the
+/// module compiles (-D/-U): "-DENABLE_FP4" -> -DENABLE_FP4.
+std::string flagOf(std::string_view literal) {
+  size_t open = literal.find_first_of("\"'");
+  if (open == std::string_view::npos) return "";
+  std::string_view body = literal.substr(open + 1, literal.size() - open - 2);
+  return body.rfind("-D", 0) == 0 || body.rfind("-U", 0) == 0 ? std::string(body) : "";
+}
+
+/// Whether `node` lies in a function (or module) that also raises when the
+/// toolkit is too old: then the missing flag is not silent.
+bool raisesOnToolkit(const ParsedModule &pm, TSNode node) {
+  TSNode scope = node;
+  while (!isNull(ts_node_parent(scope)) && type(scope) != "function_definition") scope = ts_node_parent(scope);
+  bool raises = false;
+  std::vector<TSNode> work = {scope};
+  while (!work.empty() && !raises) {
+    TSNode n = work.back();
+    work.pop_back();
+    if (type(n) == "if_statement" && testsToolkit(pm.text(field(n, "condition"))) &&
+        pm.text(field(n, "consequence")).find("raise") != std::string_view::npos)
+      raises = true;
+    for (TSNode c : namedChildren(n)) work.push_back(c);
+  }
+  return raises;
+}
+
+} // namespace
+
+void collectToolkitGatedFlags(ModuleIndex &index, Facts &facts) {
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
+  for (const auto &tree : index.trees())
+    for (const auto &f : tree.files()) all.push_back({&tree, &f});
+  std::vector<char> may(all.size(), 0);
+  llvm::parallelFor(0, all.size(), [&](size_t i) {
+    const std::string *text = all[i].first->read(*all[i].second);
+    may[i] = text && (text->find("\"-D") != std::string::npos || text->find("'-D") != std::string::npos) &&
+             testsToolkit(*text);
+  });
+  for (size_t i = 0; i < all.size(); ++i)
+    if (may[i]) candidates.push_back(all[i]);
+  index.prefetch(candidates);
+  for (const auto &[tree, file] : candidates) {
+    Module *m = index.moduleForFile(*tree, *file);
+    if (!m || !m->parsed) continue;
+    const ParsedModule &pm = *m->parsed;
+    toolkitGatedFlagsQuery().run(pm, pm.root(), [&](const Query::Captures &caps) {
+      TSNode gate = caps.find("gate")->second, test = caps.find("test")->second;
+      std::string flag = flagOf(pm.text(caps.find("flag")->second));
+      if (flag.empty() || !testsToolkit(pm.text(test)) || raisesOnToolkit(pm, gate)) return;
+      facts.toolkitGatedFlags.push_back({flag, std::string(pm.text(test)), evidenceAt(*m, gate)});
+    });
+  }
+}
+
+} // namespace archscope::py
