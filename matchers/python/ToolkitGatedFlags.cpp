@@ -3,6 +3,7 @@
 #include "matchers/python/ToolkitGatedFlags.h"
 #include "matchers/python/FactSink.h"
 #include "matchers/python/PythonSyntax.h"
+#include "model/PhaseTimer.h"
 
 #include <llvm/Support/Parallel.h>
 
@@ -17,6 +18,13 @@ bool testsToolkit(std::string_view text) {
   static const std::regex toolkit(R"(cuda_version|version\.cuda|cuda_ver\b|CUDA_VERSION|nvcc_version)",
                                   std::regex::icase);
   return std::regex_search(text.begin(), text.end(), toolkit);
+}
+
+/// The file-level prefilter of testsToolkit: plain searches, no regex.
+bool mayTestToolkit(const std::string &text) {
+  for (const char *word : {"cuda_version", "version.cuda", "cuda_ver", "CUDA_VERSION", "nvcc_version"})
+    if (text.find(word) != std::string::npos) return true;
+  return false;
 }
 
 /// The flag a string literal passes, when it is one that changes what the
@@ -49,6 +57,7 @@ bool raisesOnToolkit(const ParsedModule &pm, TSNode node) {
 } // namespace
 
 void collectToolkitGatedFlags(ModuleIndex &index, Facts &facts) {
+  PhaseTimer timer;
   std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
   for (const auto &tree : index.trees())
     for (const auto &f : tree.files()) all.push_back({&tree, &f});
@@ -56,7 +65,7 @@ void collectToolkitGatedFlags(ModuleIndex &index, Facts &facts) {
   llvm::parallelFor(0, all.size(), [&](size_t i) {
     const std::string *text = all[i].first->read(*all[i].second);
     may[i] = text && (text->find("\"-D") != std::string::npos || text->find("'-D") != std::string::npos) &&
-             testsToolkit(*text);
+             mayTestToolkit(*text);
   });
   for (size_t i = 0; i < all.size(); ++i)
     if (may[i]) candidates.push_back(all[i]);
@@ -72,6 +81,7 @@ void collectToolkitGatedFlags(ModuleIndex &index, Facts &facts) {
       facts.toolkitGatedFlags.push_back({flag, std::string(pm.text(test)), evidenceAt(*m, gate)});
     });
   }
+  timer.lap("toolkit", std::to_string(candidates.size()) + " files may gate a flag on the toolkit");
 }
 
 } // namespace archscope::py
