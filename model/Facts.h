@@ -76,6 +76,17 @@ struct ToolkitGatedFlag {
   Evidence where;
 };
 
+/// A chain of exact capability tests whose last branch raises (`if major == 8:
+/// ... elif major == 9: ... else: raise ValueError(...)`): every GPU the chain
+/// does not list is refused, new ones first (field bug 19).
+struct ClosedArchTable {
+  std::string function; ///< the function holding the chain; empty at module level
+  std::string subject;  ///< the value tested, as written: major
+  bool smScale = false; ///< values are 10 * major + minor (90, 100), not majors
+  std::vector<int> listed; ///< the values some branch admits, sorted
+  Evidence where;          ///< the raise
+};
+
 struct Facts {
   std::vector<PredicateFact> predicates;
   std::vector<BackendFact> backends;
@@ -86,6 +97,7 @@ struct Facts {
   /// entry walks entered: CuTe DSL kernels, read for their kernel families
   std::map<std::string, std::set<std::string>> enteredFiles;
   std::vector<ToolkitGatedFlag> toolkitGatedFlags;
+  std::vector<ClosedArchTable> closedArchTables;
 };
 
 } // namespace archscope

@@ -9,6 +9,7 @@
 //   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags  familySources  cubinArtifacts
 //   D backend                       a backend with a dispatch site
 //   T flag  condition  evidence     a flag passed only on a new enough toolkit
+//   A function  subject  scale  listed  evidence   a per-GPU table that raises for the rest
 //   W warning
 //   R backend                       a matrix row
 // Evidence fields are joined by \x1f, lists by \x1e.
@@ -23,7 +24,7 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-facts 4";
+constexpr const char *kHeader = "archscope-facts 5";
 
 std::string joinList(const std::vector<std::string> &items) {
   std::string out;
@@ -67,6 +68,12 @@ std::string encodeFacts(const CachedFacts &c) {
     for (const auto &f : files) body << "E\t" << clean(backend) << '\t' << clean(f) << '\n';
   for (const auto &t : c.facts.toolkitGatedFlags)
     body << "T\t" << clean(t.flag) << '\t' << clean(t.condition) << '\t' << encodeEvidence(t.where) << '\n';
+  for (const auto &a : c.facts.closedArchTables) {
+    std::vector<std::string> listed;
+    for (int v : a.listed) listed.push_back(std::to_string(v));
+    body << "A\t" << clean(a.function) << '\t' << clean(a.subject) << '\t' << (a.smScale ? "sm" : "major") << '\t'
+         << joinList(listed) << '\t' << encodeEvidence(a.where) << '\n';
+  }
   for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
   for (const auto &r : c.backends) body << "R\t" << clean(r) << '\n';
   std::string out = std::string(kHeader) + '\n';
@@ -137,6 +144,14 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
       auto ev = decodeEvidence(f.at(2));
       if (!ev) return false;
       c.facts.toolkitGatedFlags.push_back({f.at(0), f.at(1), *ev});
+      return true;
+    }
+    case 'A': {
+      auto ev = decodeEvidence(f.at(4));
+      if (!ev) return false;
+      ClosedArchTable a{f.at(0), f.at(1), f.at(2) == "sm", {}, *ev};
+      for (const auto &v : splitList(f.at(3))) a.listed.push_back(std::stoi(v));
+      c.facts.closedArchTables.push_back(std::move(a));
       return true;
     }
     case 'W': c.facts.warnings.push_back(rest); return true;

@@ -20,6 +20,7 @@
 #include "matchers/python/FormatNames.h"
 #include "matchers/python/InferredScope.h"
 #include "matchers/python/ToolkitGatedFlags.h"
+#include "matchers/python/ClosedArchTables.h"
 #include "matchers/python/Interpreter.h"
 #include "model/PhaseTimer.h"
 
@@ -745,6 +746,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
     Interpreter own(index, vocab);
     collectPredicates(index, own, predicateFacts);
     collectToolkitGatedFlags(index, predicateFacts);
+    collectClosedArchTables(index, predicateFacts);
   });
   r.backends = catalogBackends(index, in, r.facts);
   r.backends.erase(std::remove(r.backends.begin(), r.backends.end(), "auto"), r.backends.end());
@@ -787,6 +789,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("predicates", std::to_string(index.parsedCount()) + " modules parsed so far");
   r.facts.predicates = std::move(predicateFacts.predicates);
   r.facts.toolkitGatedFlags = std::move(predicateFacts.toolkitGatedFlags);
+  r.facts.closedArchTables = std::move(predicateFacts.closedArchTables);
   for (auto &w : predicateFacts.warnings) r.facts.warnings.push_back(std::move(w));
   for (const auto &tree : index.trees())
     for (auto &w : tree.warnings()) r.facts.warnings.push_back(w);

@@ -181,6 +181,10 @@ const Query &toolkitGatedFlagsQuery() {
   static const Query q("toolkit_gated_flags.scm", queries::kToolkitGatedFlags);
   return q;
 }
+const Query &closedArchTablesQuery() {
+  static const Query q("closed_arch_tables.scm", queries::kClosedArchTables);
+  return q;
+}
 const Query &registryDecoratorsQuery() {
   static const Query q("registry_decorators.scm", queries::kRegistryDecorators);
   return q;

@@ -84,6 +84,7 @@ const Query &importsQuery();
 const Query &enumClassesQuery();
 const Query &archDecoratorsQuery();
 const Query &toolkitGatedFlagsQuery();
+const Query &closedArchTablesQuery();
 const Query &registryDecoratorsQuery();
 
 } // namespace archscope::py

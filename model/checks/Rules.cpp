@@ -27,6 +27,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeAllowlistNotEnforced());
     r.push_back(makeArchSpecificOnlyBuild());
     r.push_back(makeAutoPicksFallback());
+    r.push_back(makeClosedArchTable());
     r.push_back(makeCmakeArchDrop());
     r.push_back(makeDispatchAllowsUnbuilt());
     r.push_back(makeExactArchEquality());

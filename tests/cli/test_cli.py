@@ -292,6 +292,20 @@ class Cache(unittest.TestCase):
         cells = {(c["backend"], c["target"]): c["verdict"] for c in json.loads(changed.stdout)["cells"]}
         self.assertEqual(cells[("gen", "sm_120")], "supported")
 
+    def test_lint_findings_from_the_cache_are_the_fresh_ones(self):
+        # Facts only lint reads (toolkit-gated flags, closed arch tables) survive the cache.
+        cache = scratch()
+        env = dict(os.environ, ARCHSCOPE_CACHE_DIR=cache)
+        rules = pathlib.Path(__file__).resolve().parent.parent / "rules"
+        for rule in ("closed-arch-table", "toolkit-gated-flag"):
+            lint = [BINARY, "lint", str(rules / rule / "engine"), "--format", "json", "-q"]
+            fresh = subprocess.run(lint, capture_output=True, text=True, env=env)
+            cached = subprocess.run(lint, capture_output=True, text=True, env=dict(env, ARCHSCOPE_TIMING="1"))
+            self.assertIn("facts from the cache", cached.stderr)
+            ids = [f["rule"] for f in json.loads(fresh.stdout)["findings"]]
+            self.assertIn(rule, ids)
+            self.assertEqual(fresh.stdout, cached.stdout)
+
     def test_a_damaged_cache_file_is_ignored(self):
         tree, cache = scratch(), scratch()
         make_tree(tree, ENGINE)

@@ -79,7 +79,9 @@ LINT_PRESENT = {
              ("smem-over-device-limit", "include/flashinfer/fast_topk_clusters_exact.cuh:557"): "227 KiB on sm_12x"},
     "sglang": {("dispatch-allows-unbuilt", "flashinfer/fused_moe/core.py:3906"): "TRT-LLM-gen (tcgen05) on sm_12x",
                ("allowlist-not-enforced", "flashinfer/fused_moe/cute_dsl/fused_moe.py:365"): "[100, 103] unchecked",
-               ("arch-specific-only-build", "sgl-kernel/Dockerfile:31"): "FlashInfer AOT '10.0a 12.0a': no 10.3, 12.1"},
+               ("arch-specific-only-build", "sgl-kernel/Dockerfile:31"): "FlashInfer AOT '10.0a 12.0a': no 10.3, 12.1",
+               ("closed-arch-table", "srt/multiplex/pdmux_context.py:67"): "majors 6-9 then raise (bug 19)",
+               ("toolkit-gated-flag", "flashinfer/jit/fp4_quantization.py:50"): "-DENABLE_FP4 on CUDA >= 12.8 (bug 20)"},
 }
 LINT_ABSENT = {
     "vllm": {("exact-arch-equality", "csrc/moe/marlin_moe_wna16/ops.cu:449"): "FP8 path admits all of 12.x on purpose"},
