@@ -190,7 +190,7 @@ void checkPins(const Profile &profile, const fs::path &engineRoot, std::vector<T
 /// A hash of everything the extraction reads: every file's path and text,
 /// the profile, the quant, and this archscope binary itself.
 std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &profile, const QuantProfile &quant,
-                          const std::set<std::string> &extensionModules) {
+                          const std::set<std::string> &extensionModules, bool lintFacts) {
   std::vector<std::pair<const SourceTree *, const SourceFile *>> files;
   for (const auto &t : trees)
     for (const auto &f : t.files()) files.push_back({&t, &f});
@@ -203,6 +203,7 @@ std::string extractionKey(const std::vector<SourceTree> &trees, const Profile &p
                     '\0' + binaryIdentity();
   for (const auto &t : trees) all += t.role() + t.root() + '\0';
   for (const auto &m : extensionModules) all += "pybind " + m + '\0';
+  if (lintFacts) all += std::string("lint facts") + '\0';
   for (uint64_t h : hashes) all.append(reinterpret_cast<const char *>(&h), sizeof h);
   return hashKey(all);
 }
@@ -382,7 +383,8 @@ AuditResult runAudit(const Options &opts) {
   std::vector<std::string> roots{engineRoot.string()};
   roots.insert(roots.end(), withPaths.begin(), withPaths.end());
   std::set<std::string> extensionModules = cuda::pybindModuleNames(roots);
-  std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant, extensionModules);
+  bool lintFacts = opts.command == "lint"; // an audit has no use for them (and their parses)
+  std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant, extensionModules, lintFacts);
   timer.lap("hash");
   py::ExtractResult extracted;
   std::string file = dir + "/" + key + ".facts";
@@ -393,7 +395,7 @@ AuditResult runAudit(const Options &opts) {
     result.fromCache = true;
   } else {
     py::ModuleIndex index(std::move(trees));
-    extracted = py::extractPython(index, profile, *quant, extensionModules);
+    extracted = py::extractPython(index, profile, *quant, extensionModules, lintFacts);
     if (!key.empty()) writeCacheFile(file, encodeFacts({extracted.facts, extracted.backends}));
   }
   if (std::getenv("ARCHSCOPE_DUMP_FACTS")) { // debugging aid: every guard fact

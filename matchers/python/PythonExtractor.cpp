@@ -728,7 +728,7 @@ void prefetchDispatchCode(ModuleIndex &index, const QuantProfile &quant) {
 } // namespace
 
 ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant,
-                            const std::set<std::string> &extensionModules) {
+                            const std::set<std::string> &extensionModules, bool lintFacts) {
   ExtractResult r;
   Vocabulary vocab{profile.selectors, profile.quantFlags, profile.backendEnums, profile.attributes, extensionModules,
                    quant.name};
@@ -745,6 +745,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   auto predicates = std::async(std::launch::async, [&] {
     Interpreter own(index, vocab);
     collectPredicates(index, own, predicateFacts);
+    if (!lintFacts) return;
     collectToolkitGatedFlags(index, predicateFacts);
     collectClosedArchTables(index, predicateFacts);
   });

@@ -19,7 +19,9 @@ struct ExtractResult {
 /// Reads the Python layer of the engine (index tree 0) and its dependencies
 /// for one quant format of the profile. `extensionModules`: the pybind11
 /// modules the trees' C++ defines (their calls are compiled entries).
+/// `lintFacts`: also the facts only lint rules read (toolkit-gated flags,
+/// closed arch tables), which cost an audit extra parses and change no cell.
 ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const QuantProfile &quant,
-                            const std::set<std::string> &extensionModules = {});
+                            const std::set<std::string> &extensionModules = {}, bool lintFacts = false);
 
 } // namespace archscope::py
