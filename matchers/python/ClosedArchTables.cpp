@@ -5,8 +5,6 @@
 #include "matchers/python/PythonSyntax.h"
 #include "model/PhaseTimer.h"
 
-#include <llvm/Support/Parallel.h>
-
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -23,8 +21,9 @@ bool namesCapability(std::string_view text) {
   auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
   auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
   for (std::string_view word : {"major", "capability", "cc", "sm", "arch"})
-    for (auto at = text.begin(); (at = std::search(at, text.end(), word.begin(), word.end(), same)) != text.end();
-         ++at) {
+    for (auto at = text.begin();; ++at) {
+      at = std::search(at, text.end(), word.begin(), word.end(), same);
+      if (at == text.end()) break;
       bool before = at != text.begin() && letter(*(at - 1));
       bool after = at + word.size() != text.end() && letter(*(at + word.size()));
       if (!before && !after) return true;
@@ -42,7 +41,8 @@ struct ScaledValue {
 std::optional<int> integer(const ParsedModule &pm, TSNode n) {
   if (type(n) != "integer") return std::nullopt;
   std::string text(pm.text(n));
-  if (text.empty() || text.size() > 4 || !std::all_of(text.begin(), text.end(), ::isdigit)) return std::nullopt;
+  bool digits = !text.empty() && text.size() <= 4 && std::all_of(text.begin(), text.end(), ::isdigit);
+  if (!digits) return std::nullopt;
   return std::stoi(text);
 }
 
@@ -56,7 +56,8 @@ std::optional<ScaledValue> capabilityLiteral(const ParsedModule &pm, TSNode n) {
     auto items = namedChildren(n);
     if (items.size() == 2) {
       auto major = integer(pm, items[0]), minor = integer(pm, items[1]);
-      if (major && minor && *major >= 3 && *major <= 15 && *minor <= 9) return ScaledValue{1, *major * 10 + *minor};
+      if (major && minor && *major >= 3 && *major <= 15 && *minor <= 9)
+        return ScaledValue{1, *major * 10 + *minor};
     }
   }
   return std::nullopt;
@@ -150,8 +151,8 @@ bool namesBuildTarget(std::string_view text) {
 /// that calls a kernel or names a build target is dispatch, and raising for
 /// a GPU with no kernel is right.
 bool onlyConstants(const ParsedModule &pm, TSNode block) {
-  static const std::vector<std::string_view> constant = {"integer", "float", "true", "false", "none",
-                                                         "tuple", "expression_list", "list", "unary_operator"};
+  static const std::vector<std::string_view> constant = {
+      "integer", "float", "true", "false", "none", "tuple", "expression_list", "list", "unary_operator"};
   std::function<bool(TSNode)> literal = [&](TSNode n) {
     if (type(n) == "string") {
       for (TSNode c : namedChildren(n))
@@ -235,20 +236,9 @@ bool mayHoldClosedTable(const std::string &text) {
 
 void collectClosedArchTables(ModuleIndex &index, Facts &facts) {
   PhaseTimer timer;
-  std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
-  for (const auto &tree : index.trees())
-    for (const auto &f : tree.files()) all.push_back({&tree, &f});
-  std::vector<char> may(all.size(), 0);
-  llvm::parallelFor(0, all.size(), [&](size_t i) {
-    const std::string *text = all[i].first->read(*all[i].second);
-    may[i] = text && mayHoldClosedTable(*text);
-  });
-  for (size_t i = 0; i < all.size(); ++i)
-    if (may[i]) candidates.push_back(all[i]);
-  index.prefetch(candidates);
-  for (const auto &[tree, file] : candidates) {
-    Module *m = index.moduleForFile(*tree, *file);
-    if (!m || !m->parsed) continue;
+  std::vector<Module *> candidates = index.modulesWhere(mayHoldClosedTable);
+  for (Module *m : candidates) {
+    if (!m->parsed) continue;
     const ParsedModule &pm = *m->parsed;
     closedArchTablesQuery().run(pm, pm.root(), [&](const Query::Captures &caps) {
       if (!firstStatement(caps.find("raise")->second)) return;

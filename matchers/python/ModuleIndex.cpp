@@ -58,6 +58,24 @@ void ModuleIndex::prefetch(const std::vector<std::pair<const SourceTree *, const
   llvm::parallelFor(0, files.size(), [&](size_t i) { load(*files[i].first, *files[i].second); });
 }
 
+std::vector<Module *> ModuleIndex::modulesWhere(const std::function<bool(const std::string &)> &mayHold) {
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
+  for (const auto &tree : trees_)
+    for (const auto &f : tree.files()) all.push_back({&tree, &f});
+  std::vector<char> passes(all.size(), 0);
+  llvm::parallelFor(0, all.size(), [&](size_t i) {
+    const std::string *text = all[i].first->read(*all[i].second);
+    passes[i] = text && mayHold(*text);
+  });
+  for (size_t i = 0; i < all.size(); ++i)
+    if (passes[i]) candidates.push_back(all[i]);
+  prefetch(candidates);
+  std::vector<Module *> out;
+  for (const auto &[tree, file] : candidates)
+    if (Module *m = moduleForFile(*tree, *file)) out.push_back(m);
+  return out;
+}
+
 std::string ModuleIndex::absoluteModule(const Module &from, const std::string &relative) const {
   size_t dots = 0;
   while (dots < relative.size() && relative[dots] == '.') ++dots;

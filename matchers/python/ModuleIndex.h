@@ -12,6 +12,7 @@
 #include "matchers/source/SourceTree.h"
 
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,10 @@ public:
   Module *moduleForFile(const SourceTree &tree, const SourceFile &file);
   /// Parses these files on all cores ahead of their first use.
   void prefetch(const std::vector<std::pair<const SourceTree *, const SourceFile *>> &files);
+  /// The modules of every file whose text passes `mayHold`, a cheap search
+  /// run on all cores before any parse; the passing files are parsed on all
+  /// cores too. In the trees' file order.
+  std::vector<Module *> modulesWhere(const std::function<bool(const std::string &)> &mayHold);
   /// Resolves `from pkg import x` style relative names against `from`.
   std::string absoluteModule(const Module &from, const std::string &relative) const;
   std::vector<std::string> &warnings() { return warnings_; }

@@ -234,47 +234,32 @@ Evidence answeringLine(const Module &m, TSNode def) {
 
 void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
   // Scan every file and parse the candidates on all cores; interpret after.
-  std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
-  for (const auto &tree : index.trees())
-    for (const auto &f : tree.files()) all.push_back({&tree, &f});
-  std::vector<char> defines(all.size(), 0);
-  llvm::parallelFor(0, all.size(), [&](size_t i) {
-    const std::string *text = all[i].first->read(*all[i].second);
-    defines[i] = text && definesPredicate(*text);
-  });
-  for (size_t i = 0; i < all.size(); ++i)
-    if (defines[i]) candidates.push_back(all[i]);
-  index.prefetch(candidates);
+  std::vector<Module *> candidates = index.modulesWhere(definesPredicate);
   if (std::getenv("ARCHSCOPE_TIMING"))
     std::fprintf(stderr, "archscope: timing: %zu files define predicate-like names\n", candidates.size());
-  for (const auto &[treePtr, filePtr] : candidates) {
-    const SourceTree &tree = *treePtr;
-    const SourceFile &f = *filePtr;
-    {
-      Module *m = index.moduleForFile(tree, f);
-      for (const auto &[name, b] : m->symbols) {
-        if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::Class || !looksLikePredicate(name))
-          continue;
-        in.resetBudget();
-        Value v = in.resolveName(m, name);
-        if (needsArguments(b.kind == Binding::Kind::Function ? m : v.func.mod, v)) continue;
-        Frame frame{m, {}, 0, nullptr};
-        FuncRef defined = v.is(Value::Kind::Func) || v.is(Value::Kind::Partial) ? v.func : FuncRef{}; // aliases, lru_cache, partial
-        if (v.is(Value::Kind::Func) || v.is(Value::Kind::Partial))
-          v = in.callValue(v, {}, {}, frame, name + "()");
-        if (v.is(Value::Kind::None)) continue; // a checker that raises, not a predicate
-        bool hardware = v.is(Value::Kind::Bool) && v.cond.readsHardware();
-        if (!hardware && !namesHardware(name)) continue; // about packages, flags, shapes
-        PredicateFact p;
-        p.name = m->name + "." + name;
-        TSNode site = b.site; // the `def` line, not its first decorator
-        if (!ts_node_is_null(site) && std::string_view(ts_node_type(site)) == "decorated_definition")
-          site = ts_node_child_by_field_name(site, "definition", 10);
-        p.where = evidenceAt(*m, site);
-        p.body = defined.mod ? answeringLine(*defined.mod, defined.def) : Evidence{};
-        p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not resolved: " + v.text);
-        facts.predicates.push_back(std::move(p));
-      }
+  for (Module *m : candidates) {
+    for (const auto &[name, b] : m->symbols) {
+      if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::Class || !looksLikePredicate(name))
+        continue;
+      in.resetBudget();
+      Value v = in.resolveName(m, name);
+      if (needsArguments(b.kind == Binding::Kind::Function ? m : v.func.mod, v)) continue;
+      Frame frame{m, {}, 0, nullptr};
+      FuncRef defined = v.is(Value::Kind::Func) || v.is(Value::Kind::Partial) ? v.func : FuncRef{}; // aliases, lru_cache, partial
+      if (v.is(Value::Kind::Func) || v.is(Value::Kind::Partial))
+        v = in.callValue(v, {}, {}, frame, name + "()");
+      if (v.is(Value::Kind::None)) continue; // a checker that raises, not a predicate
+      bool hardware = v.is(Value::Kind::Bool) && v.cond.readsHardware();
+      if (!hardware && !namesHardware(name)) continue; // about packages, flags, shapes
+      PredicateFact p;
+      p.name = m->name + "." + name;
+      TSNode site = b.site; // the `def` line, not its first decorator
+      if (!ts_node_is_null(site) && std::string_view(ts_node_type(site)) == "decorated_definition")
+        site = ts_node_child_by_field_name(site, "definition", 10);
+      p.where = evidenceAt(*m, site);
+      p.body = defined.mod ? answeringLine(*defined.mod, defined.def) : Evidence{};
+      p.cond = v.is(Value::Kind::Bool) ? v.cond : Condition::unknown("not resolved: " + v.text);
+      facts.predicates.push_back(std::move(p));
     }
   }
 }

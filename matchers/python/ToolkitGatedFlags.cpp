@@ -5,8 +5,6 @@
 #include "matchers/python/PythonSyntax.h"
 #include "model/PhaseTimer.h"
 
-#include <llvm/Support/Parallel.h>
-
 #include <regex>
 
 namespace archscope::py {
@@ -58,21 +56,12 @@ bool raisesOnToolkit(const ParsedModule &pm, TSNode node) {
 
 void collectToolkitGatedFlags(ModuleIndex &index, Facts &facts) {
   PhaseTimer timer;
-  std::vector<std::pair<const SourceTree *, const SourceFile *>> all, candidates;
-  for (const auto &tree : index.trees())
-    for (const auto &f : tree.files()) all.push_back({&tree, &f});
-  std::vector<char> may(all.size(), 0);
-  llvm::parallelFor(0, all.size(), [&](size_t i) {
-    const std::string *text = all[i].first->read(*all[i].second);
-    may[i] = text && (text->find("\"-D") != std::string::npos || text->find("'-D") != std::string::npos) &&
-             mayTestToolkit(*text);
+  std::vector<Module *> candidates = index.modulesWhere([](const std::string &text) {
+    bool passesDefine = text.find("\"-D") != std::string::npos || text.find("'-D") != std::string::npos;
+    return passesDefine && mayTestToolkit(text);
   });
-  for (size_t i = 0; i < all.size(); ++i)
-    if (may[i]) candidates.push_back(all[i]);
-  index.prefetch(candidates);
-  for (const auto &[tree, file] : candidates) {
-    Module *m = index.moduleForFile(*tree, *file);
-    if (!m || !m->parsed) continue;
+  for (Module *m : candidates) {
+    if (!m->parsed) continue;
     const ParsedModule &pm = *m->parsed;
     toolkitGatedFlagsQuery().run(pm, pm.root(), [&](const Query::Captures &caps) {
       TSNode gate = caps.find("gate")->second, test = caps.find("test")->second;

@@ -20,7 +20,7 @@ class ClosedArchTable : public Rule {
 public:
   const RuleInfo &info() const override {
     static const RuleInfo i{"closed-arch-table", Severity::Warning,
-                            "a table of per-GPU constants raises for every GPU it does not list, new ones included",
+                            "a table of per-GPU constants raises for every GPU it does not list",
                             "per-GPU tables that stop at an old generation (field bug 19)"};
     return i;
   }
@@ -37,10 +37,10 @@ public:
       std::string listed;
       for (int v : t.listed) listed += (listed.empty() ? "" : ", ") + std::to_string(v);
       std::string who = t.function.empty() ? "this table" : "`" + t.function + "`";
-      out.push_back(finding(who + " raises on " + listTargets(refused) + ": it lists `" + t.subject + "` " + listed +
-                                " only, by exact tests, so every GPU it does not name is refused; add their rows, "
-                                "or let the last row hold for newer GPUs",
-                            t.where));
+      std::string why = ": its exact tests list `" + t.subject + "` " + listed +
+                        " only, so every GPU it does not name is refused; add their rows, "
+                        "or let the last row hold for newer GPUs";
+      out.push_back(finding(who + " raises on " + listTargets(refused) + why, t.where));
     }
   }
 };
