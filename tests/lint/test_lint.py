@@ -55,6 +55,7 @@ def rules_of(doc):
 class Suppressions(unittest.TestCase):
     def test_python_trailing_comment_hides_the_finding(self):
         tree = fixture("predicate-name-mismatch")
+        (tree / "mini/arch.py").unlink()  # its two findings are not the one suppressed here
         self.assertEqual(rules_of(findings(tree)), ["predicate-name-mismatch"])
         edit(tree / "mini/utils.py", "# EXPECT: predicate-name-mismatch",
              "# archscope: ignore[predicate-name-mismatch] fixed in the next release")
