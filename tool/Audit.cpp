@@ -479,14 +479,20 @@ AuditResult runAudit(const Options &opts) {
   result.matrix.trees = infos;
   for (auto &w : warnings) result.matrix.warnings.insert(result.matrix.warnings.begin(), w);
   // lint reads the other layers of such a tree, and diff may meet a revision
-  // before the dispatch existed; for the rest, a tree with neither backends
-  // nor capability predicates has nothing to show.
+  // before the dispatch existed; for the rest, a tree without backend rows has
+  // nothing to show, whatever capability predicates it defines.
   bool needsRows = opts.command != "lint" && opts.command != "diff";
-  if (req.backends.empty() && result.facts.predicates.empty() && needsRows)
-    throw inputError("no recognisable MoE dispatch in '" + engineRoot.string() +
-                         "': no backend enum, selector, oracle or kernel entry point of " + quant->name + " found",
+  if (req.backends.empty() && needsRows) {
+    auto predicates = result.facts.predicates.size();
+    std::string seen;
+    if (predicates)
+      seen = std::to_string(predicates) + (predicates == 1 ? " capability predicate" : " capability predicates") +
+             " but ";
+    throw inputError("no recognisable MoE dispatch in '" + engineRoot.string() + "': " + seen +
+                         "no backend enum, selector, oracle or kernel entry point of " + quant->name + " found",
                      "give an engine checkout, an installed engine, or a kernel library; --profile FILE names the "
                      "rows (docs/profiles.md)");
+  }
   if (req.backends.empty())
     result.matrix.warnings.push_back("no backends found: no backend enum and no profile rows "
                                      "(is this an inference engine tree?)");

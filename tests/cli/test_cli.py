@@ -102,6 +102,16 @@ class BadInput(unittest.TestCase):
             self.assertIn("no recognisable MoE dispatch", r.stderr)
             self.assertEqual(r.stdout, "")
 
+    def test_tree_with_predicates_but_no_backends_exits_3(self):
+        # mini-sglang's utils/arch.py shape: capability helpers, no MoE backend to choose
+        make_tree(self.dir, {"pkg/arch.py": "import torch\n\ndef is_sm100_supported():\n"
+                             "    return torch.cuda.get_device_capability()[0] == 10\n"})
+        r = run("audit", self.dir)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("1 capability predicate but no backend enum", r.stderr)
+        self.assertEqual(r.stdout, "")
+
     def test_profile_and_no_profile_exclude_each_other(self):
         make_tree(self.dir, ENGINE)
         r = run("audit", self.dir, "--no-profile", "--profile", "x.yaml")
