@@ -77,7 +77,7 @@ void emitText(const std::vector<cuda::GuardReport> &reports, const std::vector<T
       out << "\n";
     }
     if (!r.missingIncludes.empty()) {
-      out << "  missing headers, skipped (macros they define stay undefined):";
+      out << "  headers not in the tree, skipped (macros they define stay undefined):";
       for (const auto &m : r.missingIncludes) out << " " << m;
       out << "\n";
     }

@@ -3,8 +3,9 @@
 //
 // One clang preprocessor pass per (file, target) in device mode records every
 // conditional directive of the file and whether its branch is taken there.
-// Missing headers (CUTLASS, torch, tvm-ffi are rarely present) are skipped
-// and listed, never fatal; macros they would define stay undefined. The same
+// Headers outside the trees (CUTLASS, torch, tvm-ffi, the CUDA and C++
+// libraries: no system folder is searched, DeviceTarget.h) are skipped and
+// listed, never fatal; macros they would define stay undefined. The same
 // pass reads the tokens each target compiles, so it also knows, per target,
 // whether each `__global__` kernel has a body, an empty one, or only a trap.
 //===----------------------------------------------------------------------===//

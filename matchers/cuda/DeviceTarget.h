@@ -8,6 +8,11 @@
 //   sm_XYa  __CUDA_ARCH_FEAT_SMXY_ALL, SPECIFIC = FAMILY = XY0
 //   sm_XYf  (clang's sm_XYa, FEAT macro removed) FAMILY = XY0
 //   sm_XY   __CUDA_ARCH__ only
+// The pass searches no system include folder (-nostdinc++ -nostdlibinc):
+// what a guard reads must not depend on the CUDA or libstdc++ a machine
+// happens to have installed (CUDA 13's headers under /usr/local/include once
+// left whole files unrecorded), the toolkit's version macros come from
+// --cuda, and the C++ library's headers were most of each pass's time.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "model/Target.h"
@@ -24,7 +29,7 @@ inline std::vector<std::string> deviceArgs(const Target &t, int cudaMajor = 13, 
   std::string arch = std::to_string(t.cc.sm()) + "0";
   std::string sm = "sm_" + std::to_string(t.cc.sm());
   std::string version = std::to_string(cudaMajor * 1000 + cudaMinor * 10);
-  std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-w",
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-nostdinc++", "-nostdlibinc", "-w",
                                    "-D__CUDACC_VER_MAJOR__=" + std::to_string(cudaMajor),
                                    "-D__CUDACC_VER_MINOR__=" + std::to_string(cudaMinor),
                                    "-DCUDA_VERSION=" + version, "-DCUDART_VERSION=" + version};
