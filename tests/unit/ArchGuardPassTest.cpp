@@ -180,3 +180,21 @@ TEST(ArchGuardPassReuse, EveryWayOfReadingTheTargetRunsEachPass) {
     EXPECT_EQ(d.byTarget.at(c.ts[1].name()), Branch::Taken) << c.what;
   }
 }
+
+// What a guard reads must not depend on the machine: the CUDA and C++ library
+// headers it has installed are not searched (DeviceTarget.h), so they are
+// listed as skipped, and CUDA_VERSION is the assumed toolkit's, not cuda.h's.
+TEST(ArchGuardPassInput, SystemHeadersAreNotSearched) {
+  std::string path = ::testing::TempDir() + "/system_headers.cu";
+  llvm::FileRemover removeAtEnd(path);
+  FILE *f = fopen(path.c_str(), "w");
+  fputs("#include <vector>\n#include <cuda_fp16.h>\n#if CUDA_VERSION >= 12080\nint fp4;\n#endif\n"
+        "#if __CUDA_ARCH__ >= 1000\nint blackwell;\n#endif\n",
+        f);
+  fclose(f);
+  auto r = cuda::runArchGuardPass(path, targets({"sm_90a", "sm_120a"}));
+  EXPECT_EQ(r.missingIncludes, (std::vector<std::string>{"vector", "cuda_fp16.h"}));
+  EXPECT_EQ(at(r, 3).byTarget.at("sm_90a"), Branch::Taken); // CUDA 13.0 assumed
+  EXPECT_EQ(at(r, 6).byTarget.at("sm_90a"), Branch::NotTaken);
+  EXPECT_EQ(at(r, 6).byTarget.at("sm_120a"), Branch::Taken);
+}
