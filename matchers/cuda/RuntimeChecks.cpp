@@ -60,14 +60,18 @@ public:
   void run(const MatchFinder::MatchResult &r) override {
     const auto *call = r.Nodes.getNodeAs<Expr>("smem");
     const auto *fn = r.Nodes.getNodeAs<FunctionDecl>("fn");
+    // Without the CUDA headers the call is a RecoveryExpr holding only the
+    // arguments clang could resolve (not the undeclared attribute name): the
+    // attribute is read off the spelling, the bytes off the last argument.
     std::vector<const Expr *> args;
     if (const auto *c = dyn_cast<CallExpr>(call)) args.assign(c->arg_begin(), c->arg_end());
     else if (const auto *rec = dyn_cast<RecoveryExpr>(call))
       for (const Expr *e : rec->subExpressions()) args.push_back(e);
-    if (args.size() < 2 || text(args[args.size() - 2]).find("MaxDynamicSharedMemorySize") == std::string::npos)
-      return;
-    Expr::EvalResult value;
+    std::string spelling = text(call);
+    if (args.empty() || spelling.find("MaxDynamicSharedMemorySize") == std::string::npos) return;
     const Expr *bytes = args.back();
+    if (!spelledLast(spelling, text(bytes))) return; // the byte count itself did not resolve
+    Expr::EvalResult value;
     if (bytes->containsErrors() || !bytes->EvaluateAsInt(value, ctx_)) return;
     SmemRequest s;
     s.bytes = long(value.Val.getInt().getExtValue());
@@ -81,6 +85,12 @@ public:
   }
 
 private:
+  /// Whether `arg` is the call's last argument: only `)` follows it.
+  static bool spelledLast(llvm::StringRef call, llvm::StringRef arg) {
+    call = call.rtrim();
+    if (!call.consume_back(")")) return false;
+    return !arg.empty() && call.rtrim().ends_with(arg);
+  }
   std::string text(const Stmt *s) const {
     auto range = CharSourceRange::getTokenRange(s->getSourceRange());
     return Lexer::getSourceText(range, ctx_.getSourceManager(), ctx_.getLangOpts()).str();
@@ -190,7 +200,10 @@ bool isPlainCpp(const std::string &path) {
 }
 
 std::vector<std::string> commandFor(const std::string &path, const std::vector<std::string> &extraArgs) {
-  std::vector<std::string> cmd = {"clang-22", "-fsyntax-only", "-w", "-ferror-limit=0", "-fno-spell-checking"};
+  // No system include folder, as in the device pass (DeviceTarget.h): the
+  // checks read must not depend on the machine's CUDA or C++ library headers.
+  std::vector<std::string> cmd = {"clang-22",    "-fsyntax-only", "-w",          "-ferror-limit=0",
+                                  "-fno-spell-checking", "-nostdinc++", "-nostdlibinc"};
   if (isPlainCpp(path)) {
     cmd.insert(cmd.end(), {"-x", "c++"});
   } else {
