@@ -167,6 +167,13 @@ struct SkipMissingHeaders : PPCallbacks {
   std::vector<std::string> &missing;
 };
 
+/// No system folder is searched (commandFor), so <cstdint> and <cstddef> are
+/// missing; a stub would make `constexpr int32_t kSmem = ...` no constant.
+/// clang's own builtin headers declare the C names (int32_t, size_t); the
+/// std:: spellings stay unresolved (clang's stddef.h opens a real namespace
+/// std, which the stubs of RuntimeCheckStubs.h do not answer for).
+constexpr const char *kFixedWidthTypes = "#include <stddef.h>\n#include <stdint.h>\n";
+
 class ChecksAction : public ASTFrontendAction {
 public:
   /// `parsed` outlives the action, which the invocation destroys after the run.
@@ -184,6 +191,7 @@ protected:
     ci.getASTContext().setExternalSource(detail::makeMissingDeclarations(ci.getSourceManager(), text_));
     Preprocessor &pp = ci.getPreprocessor();
     pp.getBuiltinInfo().initializeBuiltins(pp.getIdentifierTable(), pp.getLangOpts());
+    pp.setPredefines(pp.getPredefines() + kFixedWidthTypes);
     return std::make_unique<ChecksConsumer>(ci.getSourceManager(), report_, parsed_);
   }
 

@@ -225,3 +225,14 @@ TEST(RuntimeChecks, UnreadableFileIsReported) {
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_NE(r.errors[0].find("/nonexistent/launcher.cu"), std::string::npos);
 }
+
+// No system folder is searched: the C++ library's fixed-width types must still
+// be real integers, or a constant request reads as no constant at all.
+TEST(RuntimeChecks, SmemBytesOfFixedWidthTypes) {
+  const auto &r = fixture("smem_fixed_width.cu");
+  ASSERT_EQ(r.smemRequests.size(), 2u);
+  EXPECT_EQ(r.smemRequests[0].bytes, 222 * 1024);
+  EXPECT_EQ(r.smemRequests[0].function, "launch_fixed");
+  EXPECT_EQ(r.smemRequests[1].bytes, 4 * 32768);
+  EXPECT_EQ(r.missingIncludes, (std::vector<std::string>{"cstdint", "cstddef", "cuda_runtime.h"}));
+}
