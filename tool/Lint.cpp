@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tool/Lint.h"
 
+#include "matchers/build/ArchStringRewrites.h"
 #include "matchers/build/CMakeArchSets.h"
 #include "matchers/build/ReleaseArchLists.h"
 #include "matchers/cuda/CompileFlags.h"
@@ -167,9 +168,10 @@ RawLint collectFindings(const Options &opts) {
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
   auto runtime = runtimeChecksOf(guards, !opts.noCache, raw.warnings);
   auto releaseLists = build::readReleaseArchLists(audit.roots);
+  auto archRewrites = build::readArchStringRewrites(audit.roots);
 
   checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,
-                        audit.quantFlags, guards,  archSets, runtime,  releaseLists};
+                        audit.quantFlags, guards,  archSets, runtime,  releaseLists, archRewrites};
   PathResolver paths(audit.roots);
   for (auto &f : checks::runChecks(in)) {
     paths.apply(f);

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/build/CMakeArchSets.h"
 
+#include "matchers/build/CMakeCommands.h"
+
 #include "model/Target.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -19,74 +21,11 @@ namespace fs = std::filesystem;
 namespace archscope::build {
 namespace {
 
-struct Command {
-  std::string name; ///< lower-cased
-  std::string args; ///< verbatim, without the outer parentheses
-  int line = 0;
-};
-
 std::string readText(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-/// CMake's command syntax: NAME ( args ) with quoted arguments, nested
-/// parentheses and # comments.
-std::vector<Command> parseCommands(const std::string &text) {
-  std::vector<Command> out;
-  size_t i = 0;
-  int line = 1;
-  auto advance = [&](size_t n) {
-    for (size_t k = 0; k < n && i < text.size(); ++k, ++i)
-      if (text[i] == '\n') ++line;
-  };
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '#') { while (i < text.size() && text[i] != '\n') ++i; continue; }
-    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) { advance(1); continue; }
-    size_t start = i;
-    int startLine = line;
-    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
-    std::string name = text.substr(start, i - start);
-    size_t j = i;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-    if (j >= text.size() || text[j] != '(') continue;
-    advance(j - i + 1);
-    int depth = 1;
-    bool quoted = false;
-    size_t argsStart = i;
-    while (i < text.size() && depth > 0) {
-      char d = text[i];
-      if (quoted) { if (d == '\\') advance(1); else if (d == '"') quoted = false; }
-      else if (d == '"') quoted = true;
-      else if (d == '#') { while (i < text.size() && text[i] != '\n') ++i; continue; }
-      else if (d == '(') ++depth;
-      else if (d == ')') --depth;
-      advance(1);
-    }
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    out.push_back({name, text.substr(argsStart, i - argsStart - 1), startLine});
-  }
-  return out;
-}
-
-/// Splits CMake arguments at top-level whitespace, keeping quotes.
-std::vector<std::string> splitArgs(const std::string &args) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char c : args) {
-    if (c == '"') quoted = !quoted;
-    if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
-      if (!cur.empty()) out.push_back(cur), cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
 }
 
 std::vector<Target> parseArchList(const std::string &list) {

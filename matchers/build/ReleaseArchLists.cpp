@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/build/ReleaseArchLists.h"
 
+#include "matchers/source/FileWalk.h"
 #include "matchers/source/SkippedFolders.h"
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -85,26 +85,14 @@ std::vector<ReleaseArchList> archListsIn(const std::string &path, std::string_vi
 
 std::vector<ReleaseArchList> readReleaseArchLists(const std::vector<std::string> &roots) {
   std::vector<ReleaseArchList> out;
-  for (const auto &root : roots) {
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-         it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      if (it->is_directory(ec)) {
-        if (!isScannedFolder(it->path().filename().string())) it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(ec) || !isScanned(it->path()) || it->file_size(ec) > kMaxBytes) continue;
-      std::ifstream in(it->path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      std::string text = ss.str();
-      std::string lower = text;
-      for (char &c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-      if (lower.find("cuda_arch_list") == std::string::npos) continue; // cheap literal scan first
-      for (auto &l : archListsIn(fs::absolute(it->path()).string(), text)) out.push_back(std::move(l));
-    }
-  }
+  forEachFile(roots, kMaxBytes, isScannedFolder, [&](const fs::path &path) {
+    if (!isScanned(path)) return;
+    std::string text = readWholeFile(path);
+    std::string lower = text;
+    for (char &c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("cuda_arch_list") == std::string::npos) return; // cheap literal scan first
+    for (auto &l : archListsIn(fs::absolute(path).string(), text)) out.push_back(std::move(l));
+  });
   return out;
 }
 

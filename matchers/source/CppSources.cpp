@@ -2,12 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/source/CppSources.h"
 
+#include "matchers/source/FileWalk.h"
 #include "matchers/source/SkippedFolders.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace archscope {
 namespace fs = std::filesystem;
@@ -18,22 +17,11 @@ std::vector<CppSource> readCppSources(const std::vector<std::string> &roots) {
   std::vector<CppSource> out;
   for (const auto &given : roots) {
     std::error_code ec;
-    fs::path root = fs::weakly_canonical(given, ec);
-    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-         it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      if (it->is_directory(ec) && isSkippedFolder(it->path().filename().string())) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(ec) || !exts.count(it->path().extension().string()) ||
-          it->file_size(ec) > kMaxFileBytes)
-        continue;
-      std::ifstream in(it->path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out.push_back({it->path().string(), ss.str()});
-    }
+    std::string root = fs::weakly_canonical(given, ec).string();
+    auto enter = [](const std::string &name) { return !isSkippedFolder(name); };
+    forEachFile({root}, kMaxFileBytes, enter, [&](const fs::path &path) {
+      if (exts.count(path.extension().string())) out.push_back({path.string(), readWholeFile(path)});
+    });
   }
   return out;
 }

@@ -6,6 +6,7 @@
 // arch sets, arch lists of release images, C++ runtime checks). They never re-run an extractor.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "matchers/build/ArchStringRewrites.h"
 #include "matchers/build/CMakeArchSets.h"
 #include "matchers/build/ReleaseArchLists.h"
 #include "matchers/cuda/ArchGuardPass.h"
@@ -34,6 +35,7 @@ struct CheckInput {
   const std::vector<build::ArchSetReport> &archSets;
   const std::vector<cuda::RuntimeCheckReport> &runtime; ///< C++ runtime checks of files with kernels
   const std::vector<build::ReleaseArchList> &releaseLists; ///< TORCH_CUDA_ARCH_LIST in images and scripts
+  const std::vector<build::ArchStringRewrite> &archRewrites; ///< string(REPLACE) of one arch number in CMake
 };
 
 } // namespace archscope::checks

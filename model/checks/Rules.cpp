@@ -26,6 +26,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     std::vector<std::unique_ptr<Rule>> r;
     r.push_back(makeAllowlistNotEnforced());
     r.push_back(makeArchSpecificOnlyBuild());
+    r.push_back(makeArchStringMangle());
     r.push_back(makeAutoPicksFallback());
     r.push_back(makeClosedArchTable());
     r.push_back(makeCmakeArchDrop());

@@ -16,6 +16,8 @@ capability string (get_cutlass_fused_moe_module(backend="120")):
 and an installed engine:
   site-packages             sglang==0.5.23 and flashinfer-python==0.7.2.post1 wheels,
                             unzipped into one folder (pip download --no-deps, unzip)
+and, for the lint, the CMake files a torch wheel ships:
+  torch-2.9.1               torch==2.9.1 wheel, its torch/share/cmake unzipped
 Without it the test says SKIP and exits 77 (CTest reports it skipped).
 With ARCHSCOPE_CORPUS_LINT=1 it also lints the trees (a minute or two each)
 and checks the findings read as true by hand, and the false ones fixed.
@@ -86,6 +88,9 @@ LINT_PRESENT = {
 LINT_ABSENT = {
     "vllm": {("exact-arch-equality", "csrc/moe/marlin_moe_wna16/ops.cu:449"): "FP8 path admits all of 12.x on purpose"},
 }
+TORCH_LINT_PRESENT = {
+    ("arch-string-mangle", "FindCUDA/select_compute_arch.cmake:141"): "\"2.1\" -> \"2.1(2.0)\" hits 12.1 (bug 5)",
+}
 
 
 def lint(binary, engine, dep):
@@ -96,11 +101,11 @@ def lint(binary, engine, dep):
     return {(f["rule"], f"{f['location']['path']}:{f['location']['line']}") for f in json.loads(r.stdout)["findings"]}
 
 
-def check_lint(name, found):
+def check_lint(name, found, present=None):
     failures = 0
     def has(rule, where):
         return any(r == rule and p.endswith(where) for r, p in found)
-    for (rule, where), why in LINT_PRESENT.get(name, {}).items():
+    for (rule, where), why in (present or LINT_PRESENT.get(name, {})).items():
         ok = has(rule, where)
         failures += not ok
         print(f"  {'ok  ' if ok else 'FAIL'} {name} lint {rule} at {where} ({why})")
@@ -184,6 +189,9 @@ def main():
                      if c["backend"] in rows and c["verdict"] == "unknown"]
         print(f"  {'ok  ' if not undecided else 'FAIL'} installed: undecided cells {undecided}")
         failures += len(undecided)
+    torch = root / "torch-2.9.1"
+    if os.environ.get("ARCHSCOPE_CORPUS_LINT") == "1" and (torch / "torch").is_dir():
+        failures += check_lint("torch", lint(binary, root / "vllm", torch / "torch"), TORCH_LINT_PRESENT)
     print(f"{'PASS' if not failures else 'FAIL'} corpus/real-engines: {failures} cells differ")
     return 1 if failures else 0
 

@@ -1,6 +1,7 @@
 //===--- ReleaseListsAndCubinsTest.cpp - arch lists and cubin names read as written ---===//
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/binary/CubinPools.h"
+#include "matchers/build/ArchStringRewrites.h"
 #include "matchers/build/ReleaseArchLists.h"
 
 #include <gtest/gtest.h>
@@ -36,6 +37,37 @@ TEST(ReleaseArchLists, ReadsDefaultsAndSkipsReferencesAndOtherValues) {
   ASSERT_EQ(lists.size(), 1u);
   EXPECT_EQ(lists[0].value, "12.0a");
   EXPECT_EQ(names(lists[0]), (std::vector<std::string>{"sm_120a"}));
+}
+
+TEST(ArchStringRewrites, ReadsTheMatchAsCMakeDoesAndWhetherItIsAnchored) {
+  auto rewrites = build::archStringRewritesIn(
+      "select.cmake", "string(REPLACE \"2.1\" \"2.1(2.0)\" compute_capabilities \"${compute_capabilities}\")\n"
+                      "# string(REPLACE \"2.1\" \"x\" archs \"${archs}\")\n"
+                      "string(REGEX REPLACE \"(^|;)2\\\\.1(;|$)\" \"\\\\12.1(2.0)\\\\2\" OUT_ARCHS \"${IN}\")\n"
+                      "list(TRANSFORM CUDA_ARCHS\n  REPLACE \"^12\\\\.0a$\" \"12.0f\")\n");
+  ASSERT_EQ(rewrites.size(), 3u);
+  EXPECT_EQ(rewrites[0].command, "string(REPLACE)");
+  EXPECT_EQ(rewrites[0].match, "2.1");
+  EXPECT_EQ(rewrites[0].replacement, "2.1(2.0)");
+  EXPECT_EQ(rewrites[0].variable, "compute_capabilities");
+  EXPECT_FALSE(rewrites[0].anchored);
+  EXPECT_EQ(rewrites[1].line, 3);
+  EXPECT_EQ(rewrites[1].match, "2.1");
+  EXPECT_TRUE(rewrites[1].anchored);
+  EXPECT_EQ(rewrites[2].command, "list(TRANSFORM REPLACE)");
+  EXPECT_EQ(rewrites[2].match, "12.0a");
+  EXPECT_EQ(rewrites[2].variable, "CUDA_ARCHS");
+  EXPECT_TRUE(rewrites[2].anchored);
+}
+
+TEST(ArchStringRewrites, SkipsRewritesOfOtherTextAndOfEveryItem) {
+  auto rewrites = build::archStringRewritesIn("CMakeLists.txt",
+                                              "string(REPLACE \"2.1\" \"2.1.0\" PROJECT_VERSION \"${V}\")\n"
+                                              "string(REPLACE \".\" \"\" STRIPPED_ARCHS \"${ARCHS}\")\n"
+                                              "string(REGEX REPLACE \"[af]$\" \"\" ARCH_BASE \"${ARCH}\")\n"
+                                              "string(REGEX REPLACE \"^([0-9]+)\\\\..*$\" \"\\\\1\" MAJOR \"${ARCH}\")\n"
+                                              "string(REPLACE \"2.1\" \"2.1(2.0)\" compute_capabilities)\n");
+  EXPECT_TRUE(rewrites.empty());
 }
 
 TEST(CubinPools, TargetsComeFromTheFileName) {

@@ -6,6 +6,7 @@
 namespace archscope::checks {
 std::unique_ptr<Rule> makeAllowlistNotEnforced();
 std::unique_ptr<Rule> makeArchSpecificOnlyBuild();
+std::unique_ptr<Rule> makeArchStringMangle();
 std::unique_ptr<Rule> makeAutoPicksFallback();
 std::unique_ptr<Rule> makeClosedArchTable();
 std::unique_ptr<Rule> makeCmakeArchDrop();
