@@ -6,6 +6,7 @@
 #include "matchers/binary/ShippedBinaries.h"
 #include "matchers/cuda/ExtensionModules.h"
 #include "matchers/cuda/SharedFiles.h"
+#include "matchers/source/CppSources.h"
 #include "matchers/python/PythonExtractor.h"
 #include "model/ArchTable.h"
 #include "model/Errors.h"
@@ -30,6 +31,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <regex>
 #include <sstream>
 
@@ -335,6 +337,11 @@ AuditResult runAudit(const Options &opts) {
   Profile profile = chooseProfile(opts, dataDir, engineRoot);
   std::vector<std::string> warnings; // tree scan and read warnings come with the facts
   withPaths = treesAtPins(withPaths, engineRoot.string(), profile, warnings);
+  std::vector<std::string> roots{engineRoot.string()};
+  roots.insert(roots.end(), withPaths.begin(), withPaths.end());
+  // The C++ side is read once, beside the Python scans: the Python walk needs
+  // its pybind11 module names, the linker its files.
+  auto cppRead = std::async(std::launch::async, [roots] { return readCppSources(roots); });
   for (const auto &w : withPaths) trees.push_back(SourceTree::scan(w, "dependency"));
   // lint reads trees of CUDA and CMake only as well; audit needs the Python layer.
   for (const auto &t : trees)
@@ -380,9 +387,8 @@ AuditResult runAudit(const Options &opts) {
 
   PhaseTimer timer;
   std::string dir = opts.noCache ? "" : cacheDir();
-  std::vector<std::string> roots{engineRoot.string()};
-  roots.insert(roots.end(), withPaths.begin(), withPaths.end());
-  std::set<std::string> extensionModules = cuda::pybindModuleNames(roots);
+  const std::vector<CppSource> cppSources = cppRead.get();
+  std::set<std::string> extensionModules = cuda::pybindModuleNames(cppSources);
   bool lintFacts = opts.command == "lint"; // an audit has no use for them (and their parses)
   std::string key = dir.empty() ? "" : extractionKey(trees, profile, *quant, extensionModules, lintFacts);
   timer.lap("hash");
@@ -425,8 +431,7 @@ AuditResult runAudit(const Options &opts) {
   req.cudaMajor = std::stoi(m[1]);
   req.cudaMinor = std::stoi(m[2]);
   // The lower layers of the kernel entries the Python layer calls.
-  link::LinkRequest linkReq{{engineRoot.string()}, req.targets, guardTargets({})};
-  for (const auto &w : withPaths) linkReq.roots.push_back(w);
+  link::LinkRequest linkReq{roots, req.targets, guardTargets({}), &cppSources};
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
   cuda::SharedFileCache headersReadOnce; // the trees stay as they are while linking
   LowerLayers lower = link::linkEntries(

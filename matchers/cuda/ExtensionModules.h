@@ -9,12 +9,14 @@
 // known here.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "matchers/source/CppSources.h"
+
 #include <set>
 #include <string>
 #include <vector>
 
 namespace archscope::cuda {
 
-std::set<std::string> pybindModuleNames(const std::vector<std::string> &roots);
+std::set<std::string> pybindModuleNames(const std::vector<CppSource> &sources);
 
 } // namespace archscope::cuda

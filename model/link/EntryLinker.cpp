@@ -418,7 +418,8 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   if (entries.empty()) return out;
 
   PhaseTimer timer;
-  auto files = readCppSources(req.roots);
+  std::vector<SourceFile> ownRead = req.sources ? std::vector<SourceFile>{} : readCppSources(req.roots);
+  const std::vector<SourceFile> &files = req.sources ? *req.sources : ownRead;
   timer.lap("link:read", std::to_string(files.size()) + " C++ files");
   auto images = binaries ? binaries() : std::vector<binary::BinaryImage>{};
   auto archSets = archSetReader ? archSetReader() : std::vector<build::ArchSetReport>{};

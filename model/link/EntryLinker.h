@@ -18,6 +18,7 @@
 #include "matchers/build/CMakeArchSets.h"
 #include "matchers/cuda/ArchGuardPass.h"
 #include "matchers/cuda/RuntimeChecks.h"
+#include "matchers/source/CppSources.h"
 #include "model/Facts.h"
 #include "model/LowerLayers.h"
 
@@ -36,6 +37,7 @@ struct LinkRequest {
   std::vector<std::string> roots;        ///< trees to search for C++ registrations and definitions
   std::vector<ComputeCapability> gpus;   ///< matrix columns
   std::vector<Target> guardTargets;      ///< what the guard passes compile
+  const std::vector<CppSource> *sources = nullptr; ///< the roots' C++ files, when the caller read them already
 };
 
 /// Parses (or reads from the cache) the C++ runtime checks of `files`.
