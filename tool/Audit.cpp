@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -322,6 +323,17 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
       for (auto &m : marks) rename(m.where);
 }
 
+/// Like clang's -disable-free: the hundreds of syntax trees are not freed
+/// node by node on the way out (the facts hold copies). The last audit's go
+/// with the process; an earlier one's (diff) before the next is built, which
+/// keeps the peak memory of one. Audits run one at a time.
+static py::ModuleIndex &freshIndex(std::vector<SourceTree> trees) {
+  static auto *kept = new std::unique_ptr<py::ModuleIndex>;
+  kept->reset();
+  *kept = std::make_unique<py::ModuleIndex>(std::move(trees));
+  return **kept;
+}
+
 std::string dataDirOf(const Options &opts) { return opts.dataDir.empty() ? ARCHSCOPE_DATA_DIR : opts.dataDir; }
 
 AuditResult runAudit(const Options &opts) {
@@ -400,7 +412,7 @@ AuditResult runAudit(const Options &opts) {
     extracted.backends = std::move(cached->backends);
     result.fromCache = true;
   } else {
-    py::ModuleIndex index(std::move(trees));
+    py::ModuleIndex &index = freshIndex(std::move(trees));
     extracted = py::extractPython(index, profile, *quant, extensionModules, lintFacts);
     if (!key.empty()) writeCacheFile(file, encodeFacts({extracted.facts, extracted.backends}));
   }
