@@ -29,6 +29,28 @@ Evidence evidenceAt(const Module &m, TSNode node, const std::string &note) {
   return e;
 }
 
+namespace {
+
+/// What makes two facts one: a select of the same site and path condition
+/// (whatever it selects), a dispatch branch per backend, a kernel call or an
+/// allow-list per backend and path condition. Raises merge per stage instead.
+std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evidence &at, const Condition &reach) {
+  std::string where = at.path + std::to_string(at.line);
+  switch (kind) {
+  case GuardFact::Kind::Select: return "S" + where + reach.str();
+  case GuardFact::Kind::Route: return "B" + backend + where;
+  case GuardFact::Kind::Calls: return "K" + where + backend + reach.str();
+  case GuardFact::Kind::Declared: return "D" + where + backend + reach.str();
+  default: return "";
+  }
+}
+
+std::string rejectKey(const Evidence &at, const std::string &backend, int stage) {
+  return at.path + ":" + std::to_string(at.line) + "|" + backend + "|" + std::to_string(stage);
+}
+
+} // namespace
+
 std::vector<std::pair<Condition, Evidence>> FactSink::context() const {
   std::vector<std::pair<Condition, Evidence>> out;
   for (const auto &g : in_.activeGuards())
@@ -61,10 +83,27 @@ void FactSink::mergeLater(Facts &&later) {
   for (auto &w : later.warnings) facts_.warnings.push_back(std::move(w));
 }
 
+std::vector<bool> FactSink::mergeFollowing(Facts &&later) {
+  std::vector<bool> kept;
+  for (auto &g : later.guards) {
+    const Evidence &at = g.chain.front();
+    bool reject = g.kind == GuardFact::Kind::Reject;
+    kept.push_back(reject || !seen(factKey(g.kind, g.backend, at, g.kind == GuardFact::Kind::Declared ? g.reach : g.cond)));
+    if (!kept.back()) continue;
+    if (g.order != 0) g.order = g.order / 1000000 * 1000000 + ++seq_;
+    if (reject) rejectIndex_[rejectKey(at, g.backend, g.order / 1000000)] = facts_.guards.size();
+    facts_.guards.push_back(std::move(g));
+  }
+  facts_.dispatched.insert(later.dispatched.begin(), later.dispatched.end());
+  for (auto &[backend, files] : later.enteredFiles) facts_.enteredFiles[backend].insert(files.begin(), files.end());
+  for (auto &w : later.warnings) facts_.warnings.push_back(std::move(w));
+  return kept;
+}
+
 void FactSink::raised(const Condition &reach, Module &m, TSNode site) {
   if (reach.isFalse() || !(reach.readsHardware() || reach.readsBackend() || !backend_.empty())) return;
   auto ev = evidenceAt(m, site);
-  std::string key = ev.path + ":" + std::to_string(ev.line) + "|" + backend_ + "|" + std::to_string(stage_);
+  std::string key = rejectKey(ev, backend_, stage_);
   if (auto it = rejectIndex_.find(key); it != rejectIndex_.end()) {
     auto &g = facts_.guards[it->second];
     g.cond = g.cond || reach; // the same raise reached on another path
@@ -88,7 +127,7 @@ void FactSink::selected(const Condition &reach, const std::string &backend, Modu
     return; // a string assigned to a variable named like a selector, not a backend
   facts_.dispatched.insert(backend); // what auto picks is reachable
   auto ev = evidenceAt(m, site, "selects " + backend);
-  if (seen("S" + ev.path + std::to_string(ev.line) + reach.str())) return;
+  if (seen(factKey(GuardFact::Kind::Select, backend, ev, reach))) return;
   GuardFact g;
   g.kind = GuardFact::Kind::Select;
   g.cond = reach;
@@ -110,7 +149,7 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
     env.backend = b;
     if (cond.eval(env) == Tri::False) continue;
     auto ev = evidenceAt(m, site, "dispatch branch for " + b);
-    if (seen("B" + b + ev.path + std::to_string(ev.line))) continue;
+    if (seen(factKey(GuardFact::Kind::Route, b, ev, reach))) continue;
     facts_.dispatched.insert(b);
     GuardFact g;
     g.kind = GuardFact::Kind::Route;
@@ -126,7 +165,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
                             const JitSpec *spec, bool familiesOnly) {
   if (reach.isFalse()) return;
   auto ev = evidenceAt(m, site, "calls " + entry);
-  if (seen("K" + ev.path + std::to_string(ev.line) + backend_ + reach.str())) return;
+  if (seen(factKey(GuardFact::Kind::Calls, backend_, ev, reach))) return;
   GuardFact g;
   g.kind = GuardFact::Kind::Calls;
   g.cond = reach;
@@ -161,7 +200,7 @@ void FactSink::entered(const FuncRef &fn, const Condition &reach) {
       if (cc.is(Value::Kind::Int))
         allow = allow || Condition::compare({sm}, CmpOp::Eq, {Linear::constantOf(cc.i)}, text);
     auto ev = evidenceAt(*fn.mod, ts_node_parent(args->second));
-    if (seen("D" + ev.path + std::to_string(ev.line) + backend_ + reach.str())) return;
+    if (seen(factKey(GuardFact::Kind::Declared, backend_, ev, reach))) return;
     GuardFact g;
     g.kind = GuardFact::Kind::Declared;
     g.cond = allow;

@@ -345,6 +345,32 @@ bool scopeExists(ModuleIndex &index, Interpreter &in, const std::vector<ScopeSpe
   return true;
 }
 
+/// Walks the functions of one stage into `sink` under its stage number.
+void walkStage(ModuleIndex &index, Interpreter &in, const ScopeSpec &spec, int stage, bool inferred, FactSink &sink,
+               Facts &facts) {
+  Module *m = scopeModule(index, spec.file);
+  if (!m) {
+    facts.warnings.push_back("profile scope '" + spec.text() + "': file not found in the tree");
+    return;
+  }
+  auto fns = scopeFunctions(in, m, spec.qualname);
+  // A scope the profile names but that holds nothing is worth a warning; an
+  // inferred one (a file that only defines the enum) is not.
+  if (fns.empty() && !inferred) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
+  sink.setStage(stage);
+  for (const auto &fn : fns) {
+    Value self;
+    self.kind = Value::Kind::Instance;
+    self.cls = fn.owner;
+    in.resetBudget();
+    in.walkFunction(fn, {}, {}, Condition::truth(), &sink, 0, fn.owner.valid() ? &self : nullptr);
+    if (!in.budgetLeft())
+      facts.warnings.push_back(evidenceAt(*fn.mod, fn.def).path + ": the walk of '" +
+                               std::string(fn.mod->parsed->text(field(fn.def, "name"))) +
+                               "' hit the analysis budget; calls past it count as unknown");
+  }
+}
+
 void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, const Vocabulary &vocab,
                 const std::optional<QuantProfile> &oracle, FactSink &sink, Facts &facts) {
   // A profile with entries but no scope (a library audited alone) walks only
@@ -359,48 +385,58 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
   std::vector<ScopeSpec> scope = inferred ? quantStages(index, in, quant, vocab, oracle) : quant.scope;
   if (inferred) timer.lap("stages:inferred", std::to_string(scope.size()) + " format stages");
   size_t quantStageCount = inferred ? scope.size() : 0;
+  std::vector<std::pair<const SourceTree *, const SourceFile *>> batch; // the broad modules, parsed ahead
   if (inferred) {
     // With format-specific stages, only the MoE modules not named for another
     // format can hold this format's dispatch (and walking all is most of the time).
-    std::vector<std::pair<const SourceTree *, const SourceFile *>> batch;
     for (auto &spec : backendModules(index, in))
       if (quantStageCount == 0 || isMoeModule(spec.file, quant)) {
         if (const SourceFile *f = index.trees()[0].byRelPath(spec.file)) batch.push_back({&index.trees()[0], f});
         scope.push_back(std::move(spec));
       }
-    index.prefetch(batch); // parsed on all cores before the serial walk
     timer.lap("stages:broad", std::to_string(scope.size() - quantStageCount) + " modules");
   }
   size_t firstFact = facts.guards.size(), firstBroadFact = SIZE_MAX;
   std::vector<std::pair<size_t, std::string>> broadStarts; // (first fact, module file) of each broad stage
-  for (size_t stage = 0; stage < scope.size(); ++stage) {
-    if (stage > 0) timer.lap("stage", scope[stage - 1].text());
+  // The broad modules are walked beside the format stages, by a copy of the
+  // interpreter into a sink of their own; their facts then merge in as if
+  // walked next (FactSink::mergeFollowing). The copy is taken before the
+  // format stages run, so no value they cached (with their path conditions
+  // in it) reaches the broad walk.
+  bool apart = quantStageCount > 0 && quantStageCount < scope.size();
+  Facts broadFacts;
+  broadFacts.backends = facts.backends;
+  std::vector<size_t> broadFirsts; // each broad stage's first fact in broadFacts
+  std::future<void> broad;
+  if (apart)
+    broad = std::async(std::launch::async, [&, own = in]() mutable {
+      index.prefetch(batch);
+      FactSink ownSink(own, broadFacts, sink.backends());
+      PhaseTimer stageTimer;
+      for (size_t stage = quantStageCount; stage < scope.size(); ++stage) {
+        broadFirsts.push_back(broadFacts.guards.size());
+        walkStage(index, own, scope[stage], int(stage), inferred, ownSink, broadFacts);
+        stageTimer.lap("stage", scope[stage].text());
+      }
+    });
+  else
+    index.prefetch(batch); // parsed on all cores before the serial walk
+  for (size_t stage = 0; stage < (apart ? quantStageCount : scope.size()); ++stage) {
     if (stage == quantStageCount) firstBroadFact = facts.guards.size();
     if (stage >= quantStageCount) broadStarts.push_back({facts.guards.size(), scope[stage].file});
-    const auto &spec = scope[stage];
-    Module *m = scopeModule(index, spec.file);
-    if (!m) {
-      facts.warnings.push_back("profile scope '" + spec.text() + "': file not found in the tree");
-      continue;
-    }
-    auto fns = scopeFunctions(in, m, spec.qualname);
-    // A scope the profile names but that holds nothing is worth a warning; an
-    // inferred one (a file that only defines the enum) is not.
-    if (fns.empty() && !inferred) facts.warnings.push_back("profile scope '" + spec.text() + "': nothing found to walk");
-    sink.setStage(int(stage));
-    for (const auto &fn : fns) {
-      Value self;
-      self.kind = Value::Kind::Instance;
-      self.cls = fn.owner;
-      in.resetBudget();
-      in.walkFunction(fn, {}, {}, Condition::truth(), &sink, 0, fn.owner.valid() ? &self : nullptr);
-      if (!in.budgetLeft())
-        facts.warnings.push_back(evidenceAt(*fn.mod, fn.def).path + ": the walk of '" +
-                                 std::string(fn.mod->parsed->text(field(fn.def, "name"))) +
-                                 "' hit the analysis budget; calls past it count as unknown");
+    walkStage(index, in, scope[stage], int(stage), inferred, sink, facts);
+    timer.lap("stage", scope[stage].text());
+  }
+  if (apart) {
+    broad.get();
+    firstBroadFact = facts.guards.size();
+    std::vector<bool> kept = sink.mergeFollowing(std::move(broadFacts));
+    size_t keptBefore = 0, i = 0;
+    for (size_t s = 0; s < broadFirsts.size(); ++s) {
+      for (; i < broadFirsts[s]; ++i) keptBefore += kept[i];
+      broadStarts.push_back({firstBroadFact + keptBefore, scope[quantStageCount + s].file});
     }
   }
-  if (!scope.empty()) timer.lap("stage", scope.back().text());
   if (!inferred) return;
   if (quantStageCount > 0 && firstBroadFact < facts.guards.size()) {
     // In the broad modules, a raise, selection or kernel call counts only
