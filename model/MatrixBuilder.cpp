@@ -15,9 +15,13 @@
 #include "model/MatrixBuilder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
+#include <functional>
+#include <future>
 #include <regex>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 namespace archscope {
@@ -496,6 +500,20 @@ std::string describeLowerLayers(const LowerLayers *lower) {
 
 } // namespace
 
+/// task(0) .. task(n - 1) on the machine's cores; the first exception a
+/// task throws reaches the caller.
+static void onAllCores(size_t n, const std::function<void(size_t)> &task) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < n;) task(i);
+  };
+  size_t helpers = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency())) - 1;
+  std::vector<std::future<void>> running;
+  for (size_t k = 0; k < helpers; ++k) running.push_back(std::async(std::launch::async, work));
+  work();
+  for (auto &r : running) r.get();
+}
+
 Matrix buildMatrix(const Facts &facts, const MatrixRequest &req, const LowerLayers *lower) {
   Matrix m;
   m.targets = req.targets;
@@ -510,13 +528,19 @@ Matrix buildMatrix(const Facts &facts, const MatrixRequest &req, const LowerLaye
   Facts ordered = facts;
   std::stable_sort(ordered.guards.begin(), ordered.guards.end(),
                    [](const GuardFact &a, const GuardFact &b) { return a.order < b.order; });
-  CellDecider decider(ordered, req, lower);
   m.lowerLayers = describeLowerLayers(lower);
   for (const auto &q : req.quants) {
     m.quants.push_back(q.name);
-    for (const auto &b : m.backends)
-      for (auto t : req.targets)
-        m.cells.push_back(b == "auto" ? decider.autoCell(q, t) : decider.cell(b, q, t));
+    // One decider per target, its memo the target's own: targets are decided
+    // on all cores, each cell the same as one decider for all would make.
+    std::vector<std::vector<Cell>> byTarget(req.targets.size());
+    onAllCores(req.targets.size(), [&](size_t i) {
+      CellDecider decider(ordered, req, lower);
+      for (const auto &b : m.backends)
+        byTarget[i].push_back(b == "auto" ? decider.autoCell(q, req.targets[i]) : decider.cell(b, q, req.targets[i]));
+    });
+    for (size_t b = 0; b < m.backends.size(); ++b)
+      for (auto &cells : byTarget) m.cells.push_back(std::move(cells[b]));
   }
   return m;
 }
