@@ -85,8 +85,7 @@ std::vector<ReleaseArchList> archListsIn(const std::string &path, std::string_vi
 
 std::vector<ReleaseArchList> readReleaseArchLists(const std::vector<std::string> &roots) {
   std::vector<ReleaseArchList> out;
-  forEachFile(roots, kMaxBytes, isScannedFolder, [&](const fs::path &path) {
-    if (!isScanned(path)) return;
+  forEachFile(roots, kMaxBytes, isScannedFolder, isScanned, [&](const fs::path &path) {
     std::string text = readWholeFile(path);
     std::string lower = text;
     for (char &c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));

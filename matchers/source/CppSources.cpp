@@ -5,6 +5,8 @@
 #include "matchers/source/FileWalk.h"
 #include "matchers/source/SkippedFolders.h"
 
+#include <llvm/Support/Parallel.h>
+
 #include <filesystem>
 #include <set>
 
@@ -19,10 +21,10 @@ std::vector<CppSource> readCppSources(const std::vector<std::string> &roots) {
     std::error_code ec;
     std::string root = fs::weakly_canonical(given, ec).string();
     auto enter = [](const std::string &name) { return !isSkippedFolder(name); };
-    forEachFile({root}, kMaxFileBytes, enter, [&](const fs::path &path) {
-      if (exts.count(path.extension().string())) out.push_back({path.string(), readWholeFile(path)});
-    });
+    auto isCpp = [](const fs::path &path) { return exts.count(path.extension().string()) > 0; };
+    forEachFile({root}, kMaxFileBytes, enter, isCpp, [&](const fs::path &path) { out.push_back({path.string(), ""}); });
   }
+  llvm::parallelFor(0, out.size(), [&](size_t i) { out[i].text = readWholeFile(out[i].path); });
   return out;
 }
 

@@ -9,16 +9,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace archscope {
 
-/// Calls `visit(path)` for each regular file under `roots` of at most
-/// `maxBytes`, not entering a folder whose name `enter` refuses.
-template <class Enter, class Visit>
-void forEachFile(const std::vector<std::string> &roots, std::uintmax_t maxBytes, Enter enter, Visit visit) {
+/// Calls `visit(path)` for each regular file under `roots` that `want`
+/// takes (asked first: only those are stat'ed) and of at most `maxBytes`,
+/// not entering a folder whose name `enter` refuses.
+template <class Enter, class Want, class Visit>
+void forEachFile(const std::vector<std::string> &roots, std::uintmax_t maxBytes, Enter enter, Want want, Visit visit) {
   namespace fs = std::filesystem;
   for (const auto &root : roots) {
     std::error_code ec;
@@ -28,16 +28,20 @@ void forEachFile(const std::vector<std::string> &roots, std::uintmax_t maxBytes,
         if (!enter(it->path().filename().string())) it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file(ec) && it->file_size(ec) <= maxBytes) visit(it->path());
+      if (it->is_regular_file(ec) && want(it->path()) && it->file_size(ec) <= maxBytes) visit(it->path());
     }
   }
 }
 
+/// The file's bytes ("" when it cannot be read), in one read of its size.
 inline std::string readWholeFile(const std::filesystem::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  std::string text(size_t(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  return text;
 }
 
 } // namespace archscope
