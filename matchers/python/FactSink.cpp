@@ -83,13 +83,12 @@ void FactSink::mergeLater(Facts &&later) {
   for (auto &w : later.warnings) facts_.warnings.push_back(std::move(w));
 }
 
-std::vector<bool> FactSink::mergeFollowing(Facts &&later) {
-  std::vector<bool> kept;
+void FactSink::mergeFollowing(Facts &&later) {
   for (auto &g : later.guards) {
     const Evidence &at = g.chain.front();
     bool reject = g.kind == GuardFact::Kind::Reject;
-    kept.push_back(reject || !seen(factKey(g.kind, g.backend, at, g.kind == GuardFact::Kind::Declared ? g.reach : g.cond)));
-    if (!kept.back()) continue;
+    if (!reject && seen(factKey(g.kind, g.backend, at, g.kind == GuardFact::Kind::Declared ? g.reach : g.cond)))
+      continue;
     if (g.order != 0) g.order = g.order / 1000000 * 1000000 + ++seq_;
     if (reject) rejectIndex_[rejectKey(at, g.backend, g.order / 1000000)] = facts_.guards.size();
     facts_.guards.push_back(std::move(g));
@@ -97,7 +96,6 @@ std::vector<bool> FactSink::mergeFollowing(Facts &&later) {
   facts_.dispatched.insert(later.dispatched.begin(), later.dispatched.end());
   for (auto &[backend, files] : later.enteredFiles) facts_.enteredFiles[backend].insert(files.begin(), files.end());
   for (auto &w : later.warnings) facts_.warnings.push_back(std::move(w));
-  return kept;
 }
 
 void FactSink::raised(const Condition &reach, Module &m, TSNode site) {

@@ -26,11 +26,10 @@ public:
   /// have come next in this one (same stage numbering, its sequence after
   /// this one's), less those this sink already holds.
   void mergeLater(Facts &&later);
-  /// Appends the facts another sink took from the stages that follow this
-  /// one's, walked apart, exactly as if this sink had walked them next: those
-  /// it already holds drop out, the orders continue its sequence. Says which
-  /// of `later`'s facts were kept.
-  std::vector<bool> mergeFollowing(Facts &&later);
+  /// Appends the facts another sink took from a stage that follows this
+  /// one's, walked apart, as if this sink had walked it next: those it
+  /// already holds drop out, the orders continue its sequence.
+  void mergeFollowing(Facts &&later);
   const std::vector<std::string> &backends() const { return backends_; }
 
   void raised(const Condition &reach, Module &m, TSNode site) override;

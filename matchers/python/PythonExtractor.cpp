@@ -27,6 +27,7 @@
 #include <llvm/Support/Parallel.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -398,26 +399,32 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
   }
   size_t firstFact = facts.guards.size(), firstBroadFact = SIZE_MAX;
   std::vector<std::pair<size_t, std::string>> broadStarts; // (first fact, module file) of each broad stage
-  // The broad modules are walked beside the format stages, by a copy of the
-  // interpreter into a sink of their own; their facts then merge in as if
-  // walked next (FactSink::mergeFollowing). The copy is taken before the
-  // format stages run, so no value they cached (with their path conditions
-  // in it) reaches the broad walk.
+  // The broad modules are walked beside the format stages, each by its own
+  // copy of the interpreter as it stands before the format stages run, into
+  // a sink of its own, on whichever core is free; their facts then merge in
+  // stage order as if walked next (FactSink::mergeFollowing). A broad stage
+  // sees no value another stage cached (with that stage's path conditions in
+  // it), so what it finds does not depend on who walked what first.
   bool apart = quantStageCount > 0 && quantStageCount < scope.size();
-  Facts broadFacts;
-  broadFacts.backends = facts.backends;
-  std::vector<size_t> broadFirsts; // each broad stage's first fact in broadFacts
+  std::vector<Facts> broadFacts(apart ? scope.size() - quantStageCount : 0);
+  std::atomic<size_t> nextBroad{0};
+  std::optional<Interpreter> forked;
+  if (apart) forked.emplace(in);
+  auto walkBroad = [&, backends = facts.backends] {
+    for (size_t k; (k = nextBroad++) < broadFacts.size();) {
+      Interpreter own = *forked;
+      broadFacts[k].backends = backends;
+      FactSink ownSink(own, broadFacts[k], sink.backends());
+      PhaseTimer stageTimer;
+      walkStage(index, own, scope[quantStageCount + k], int(quantStageCount + k), inferred, ownSink, broadFacts[k]);
+      stageTimer.lap("stage", scope[quantStageCount + k].text());
+    }
+  };
   std::future<void> broad;
   if (apart)
-    broad = std::async(std::launch::async, [&, own = in]() mutable {
+    broad = std::async(std::launch::async, [&] {
       index.prefetch(batch);
-      FactSink ownSink(own, broadFacts, sink.backends());
-      PhaseTimer stageTimer;
-      for (size_t stage = quantStageCount; stage < scope.size(); ++stage) {
-        broadFirsts.push_back(broadFacts.guards.size());
-        walkStage(index, own, scope[stage], int(stage), inferred, ownSink, broadFacts);
-        stageTimer.lap("stage", scope[stage].text());
-      }
+      walkBroad();
     });
   else
     index.prefetch(batch); // parsed on all cores before the serial walk
@@ -428,13 +435,12 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
     timer.lap("stage", scope[stage].text());
   }
   if (apart) {
+    walkBroad(); // the stages left, beside the other core
     broad.get();
     firstBroadFact = facts.guards.size();
-    std::vector<bool> kept = sink.mergeFollowing(std::move(broadFacts));
-    size_t keptBefore = 0, i = 0;
-    for (size_t s = 0; s < broadFirsts.size(); ++s) {
-      for (; i < broadFirsts[s]; ++i) keptBefore += kept[i];
-      broadStarts.push_back({firstBroadFact + keptBefore, scope[quantStageCount + s].file});
+    for (size_t k = 0; k < broadFacts.size(); ++k) {
+      broadStarts.push_back({facts.guards.size(), scope[quantStageCount + k].file});
+      sink.mergeFollowing(std::move(broadFacts[k]));
     }
   }
   if (!inferred) return;
