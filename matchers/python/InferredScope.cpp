@@ -9,6 +9,7 @@
 #include "matchers/python/InferredScope.h"
 
 #include "matchers/python/FormatNames.h"
+#include "matchers/source/TextSearch.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -23,7 +24,7 @@ namespace {
 /// Whether `text` holds `word` as a whole identifier.
 bool mentionsWord(std::string_view text, const std::string &word) {
   auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t p = text.find(word); p != std::string_view::npos; p = text.find(word, p + 1)) {
+  for (size_t p = findText(text, word); p != std::string_view::npos; p = findText(text, word, p + 1)) {
     size_t end = p + word.size();
     if ((p == 0 || !ident(text[p - 1])) && (end >= text.size() || !ident(text[end]))) return true;
   }
@@ -33,7 +34,7 @@ bool mentionsWord(std::string_view text, const std::string &word) {
 /// Whether `text` holds one of the quant's flag values as a string literal.
 bool quotesFlag(std::string_view text, const QuantProfile &quant) {
   for (const auto &f : quant.flags)
-    if (text.find("\"" + f + "\"") != std::string_view::npos || text.find("'" + f + "'") != std::string_view::npos)
+    if (containsText(text, "\"" + f + "\"") || containsText(text, "'" + f + "'"))
       return true;
   return false;
 }
@@ -47,7 +48,7 @@ bool namesQuantMoe(std::string name, const QuantProfile &quant) {
 
 /// Whether a top-level `class NAME` of the text is named for the format's MoE.
 bool definesQuantMoeClass(const std::string &text, const QuantProfile &quant) {
-  for (size_t p = text.find("class "); p != std::string::npos; p = text.find("class ", p + 1)) {
+  for (size_t p = findText(text, "class "); p != std::string::npos; p = findText(text, "class ", p + 1)) {
     if (p != 0 && text[p - 1] != '\n') continue;
     size_t end = text.find_first_of("(:", p);
     if (end != std::string::npos && namesQuantMoe(text.substr(p + 6, end - p - 6), quant)) return true;
@@ -58,7 +59,7 @@ bool definesQuantMoeClass(const std::string &text, const QuantProfile &quant) {
 
 bool mentionsMoe(std::string_view text) {
   for (const char *w : {"moe", "Moe", "MoE", "MOE"})
-    if (text.find(w) != std::string_view::npos) return true;
+    if (containsText(text, w)) return true;
   return false;
 }
 
@@ -100,14 +101,14 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
   for (const auto &f : engine.files()) {
     const std::string *text = engine.read(f);
     if (!text || outsideServingCode(f.relPath)) continue;
-    for (size_t p = text->find("supports"); p != std::string::npos; p = text->find("supports", p + 1)) {
+    for (size_t p = findText(*text, "supports"); p != std::string::npos; p = findText(*text, "supports", p + 1)) {
       size_t def = text->rfind("def ", p); // std::regex is slow: only around the literal
       if (def == std::string::npos || p - def > 6) continue;
       std::smatch m;
       std::string line = text->substr(def, text->find('(', p) - def + 1);
       if (std::regex_match(line, m, deviceCheckDef)) ++checkNames[m[1]];
     }
-    if (found || text->find("def select_") == std::string::npos) continue;
+    if (found || !containsText(*text, "def select_")) continue;
     for (auto it = std::sregex_iterator(text->begin(), text->end(), selectDef); it != std::sregex_iterator(); ++it) {
       std::string name = (*it)[1];
       // Named for this format (select_nvfp4_moe_backend), or for none, in a
@@ -115,7 +116,7 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
       auto names = namesFormat(name, quant.name);
       if (names == false || (!names && namesFormat(fs::path(f.relPath).stem().string(), quant.name) == false)) continue;
       if (!names && name.find("backend") == std::string::npos) continue;
-      size_t start = size_t(it->position()), end = text->find("\ndef ", start + 1);
+      size_t start = size_t(it->position()), end = findText(*text, "\ndef ", start + 1);
       std::string body = text->substr(start, end == std::string::npos ? std::string::npos : end - start);
       std::smatch list, loop;
       if (!std::regex_search(body, list, candidatesList) || !std::regex_search(body, loop, kernelLoop)) continue;
@@ -276,9 +277,9 @@ std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in) {
     const std::string *text = engine.read(f);
     if (!text) continue;
     bool names = std::any_of(enums.begin(), enums.end(),
-                             [&](const std::string &e) { return text->find(e) != std::string::npos; });
-    bool talks = text->find("backend") != std::string::npos &&
-                 (text->find("capability") != std::string::npos || text->find("is_sm") != std::string::npos);
+                             [&](const std::string &e) { return containsText(*text, e); });
+    bool talks = containsText(*text, "backend") &&
+                 (containsText(*text, "capability") || containsText(*text, "is_sm"));
     if (names || talks) out.push_back({f.relPath, ""});
   }
   return out;
@@ -323,7 +324,7 @@ std::vector<std::string> choicesOf(const ParsedModule &pm, TSNode n, int depth =
   }
   if (t == "type" || t == "subscript" || t == "generic_type") { // Literal["a", "b"], Optional[Literal[...]]
     std::string_view text = pm.text(n);
-    if (text.find("Literal[") == std::string_view::npos) return {};
+    if (!containsText(text, "Literal[")) return {};
     std::vector<std::string> out;
     allStrings(pm, n, out);
     return out;
@@ -396,12 +397,12 @@ std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &
     const std::string *text = engine.read(f);
     if (!text || outsideServingCode(f.relPath) || !mentionsMoe(*text)) continue;
     // Comparisons count where the format is quoted; choice lists are declarations of their own.
-    bool declares = text->find("choices") != std::string::npos || text->find("Literal[") != std::string::npos;
+    bool declares = containsText(*text, "choices") || containsText(*text, "Literal[");
     if (!quotesFlag(*text, quant) && !declares) continue;
     auto mentions = [&](std::string s) { // moe_backend, or --moe-backend on a command line
       if (mentionsWord(*text, s)) return true;
       std::replace(s.begin(), s.end(), '_', '-');
-      return text->find("--" + s) != std::string::npos;
+      return containsText(*text, "--" + s);
     };
     if (std::any_of(vocab.selectors.begin(), vocab.selectors.end(), mentions)) candidates.push_back({&engine, &f});
   }
@@ -425,11 +426,11 @@ void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::s
       const std::string *text = tree.read(f);
       if (!text) continue;
       // Literal scans only: std::regex over whole files costs more than the rest of the read.
-      for (size_t at = text->find("cuda.device_count()):"); at != std::string::npos;
-           at = text->find("cuda.device_count()):", at + 1)) {
+      for (size_t at = findText(*text, "cuda.device_count()):"); at != std::string::npos;
+           at = findText(*text, "cuda.device_count()):", at + 1)) {
         size_t bol = text->rfind('\n', at) + 1; // npos + 1 == 0
         size_t indent = text->find_first_not_of(" \t", bol) - bol;
-        if (indent == 0 || text->compare(bol + indent, 4, "for ") != 0 || text->find(" in range(", bol) > at) continue;
+        if (indent == 0 || text->compare(bol + indent, 4, "for ") != 0 || findText(*text, " in range(", bol) > at) continue;
         size_t start = text->find('\n', at), end = start;
         while (end != std::string::npos && (end = text->find('\n', end + 1)) != std::string::npos) { // deeper lines
           size_t n = text->find_first_not_of(" \t", end + 1);
