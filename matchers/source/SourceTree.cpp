@@ -7,7 +7,9 @@
 #include <llvm/Support/ConvertUTF.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cctype>
 #include <filesystem>
 #include <set>
@@ -167,6 +169,29 @@ const SourceFile *SourceTree::byRelPath(const std::string &rel) const {
 
 namespace {
 
+/// Whether `text` is valid UTF-8. Source is mostly ASCII: eight bytes at a
+/// time are skipped while no high bit is set, and only the multi-byte
+/// sequences are validated.
+bool isUtf8(const std::string &text) {
+  const auto *p = reinterpret_cast<const llvm::UTF8 *>(text.data());
+  const auto *end = p + text.size();
+  while (p < end) {
+    std::uint64_t word;
+    if (end - p >= 8 && (std::memcpy(&word, p, 8), (word & 0x8080808080808080ull) == 0)) {
+      p += 8;
+      continue;
+    }
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    unsigned length = llvm::getNumBytesForUTF8(*p);
+    if (length > unsigned(end - p) || !llvm::isLegalUTF8Sequence(p, p + length)) return false;
+    p += length;
+  }
+  return true;
+}
+
 std::optional<std::string> readChecked(const SourceFile &file, std::vector<std::string> &warnings) {
   std::error_code ec;
   auto size = fs::file_size(file.path, ec);
@@ -191,11 +216,7 @@ std::optional<std::string> readChecked(const SourceFile &file, std::vector<std::
     warnings.push_back(file.path + ": skipped: binary file (contains NUL bytes)");
     return std::nullopt;
   }
-  // Source is mostly ASCII: validate from the first non-ASCII byte on.
-  auto first = std::find_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data()) + (first - text.begin());
-  const auto *end = reinterpret_cast<const llvm::UTF8 *>(text.data()) + text.size();
-  if (begin != end && !llvm::isLegalUTF8String(&begin, end)) {
+  if (!isUtf8(text)) {
     warnings.push_back(file.path + ": skipped: not valid UTF-8");
     return std::nullopt;
   }

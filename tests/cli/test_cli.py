@@ -145,6 +145,8 @@ class BadInput(unittest.TestCase):
         make_tree(self.dir, dict(ENGINE, **{
             "eng/binary.py": b"\x00\x01\x02ELF",
             "eng/latin1.py": "caf\u00e9 = 1\n".encode("latin-1"),
+            "eng/late_bad.py": b"x = 1\n" * 3 + b"# \xc3\x28 (a lead byte, then ASCII)\n",
+            "eng/good_utf8.py": "# na\u00efve \u2014 \u2713, \U0001F600\nx = 1\n",
             "eng/huge.py": "x = 1\n" * 800_000,
             "eng/broken.py": "import torch\ndef (:\n\ndef is_sm90_arch():\n    return torch.cuda.get_device_capability()[0] == 9\n",
         }))
@@ -152,7 +154,9 @@ class BadInput(unittest.TestCase):
         r = run("audit", self.dir, "--targets", "sm_100,sm_120", "--format", "json", timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("binary file", r.stderr)
-        self.assertIn("not valid UTF-8", r.stderr)
+        self.assertIn("latin1.py: skipped: not valid UTF-8", r.stderr)
+        self.assertIn("late_bad.py: skipped: not valid UTF-8", r.stderr)
+        self.assertNotIn("good_utf8.py", r.stderr)
         self.assertIn("byte limit", r.stderr)
         self.assertIn("syntax errors", r.stderr)
         doc = json.loads(r.stdout)
