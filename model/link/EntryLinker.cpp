@@ -4,7 +4,6 @@
 
 #include "matchers/cuda/KernelLaunches.h"
 #include "matchers/cuda/RuntimeChecks.h"
-#include "matchers/source/CppSources.h"
 #include "model/PhaseTimer.h"
 
 #include <algorithm>
@@ -418,8 +417,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   if (entries.empty()) return out;
 
   PhaseTimer timer;
-  std::vector<SourceFile> ownRead = req.sources ? std::vector<SourceFile>{} : readCppSources(req.roots);
-  const std::vector<SourceFile> &files = req.sources ? *req.sources : ownRead;
+  const std::vector<SourceFile> &files = *req.sources;
   timer.lap("link:read", std::to_string(files.size()) + " C++ files");
   auto images = binaries ? binaries() : std::vector<binary::BinaryImage>{};
   auto archSets = archSetReader ? archSetReader() : std::vector<build::ArchSetReport>{};

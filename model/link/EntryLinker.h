@@ -37,7 +37,7 @@ struct LinkRequest {
   std::vector<std::string> roots;        ///< trees to search for C++ registrations and definitions
   std::vector<ComputeCapability> gpus;   ///< matrix columns
   std::vector<Target> guardTargets;      ///< what the guard passes compile
-  const std::vector<CppSource> *sources = nullptr; ///< the roots' C++ files, when the caller read them already
+  const std::vector<CppSource> *sources = nullptr; ///< the roots' C++ files (readCppSources), read by the caller
 };
 
 /// Parses (or reads from the cache) the C++ runtime checks of `files`.
