@@ -6,9 +6,11 @@
 #include "model/Errors.h"
 
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/Parallel.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 
@@ -40,6 +42,53 @@ std::vector<build::ArchSetReport> cmakeArchSets(const std::vector<std::string> &
     if (!report.calls.empty() || !report.sources.empty() || !report.gencodeLists.empty())
       out.push_back(std::move(report));
   }
+  return out;
+}
+
+namespace {
+
+/// TORCH_CUDA_ARCH_LIST's GPUs as the engine's CMake sees them in CUDA_ARCHS
+/// (torch's -gencode flags read back): "10.0", "9.0a"; PTX adds nothing.
+std::string cmakeArchs(const std::vector<Target> &targets) {
+  std::vector<std::string> archs;
+  for (const auto &t : targets) {
+    std::string a = t.cc.dotted() + std::string(variantSuffix(t.variant));
+    if (std::find(archs.begin(), archs.end(), a) == archs.end()) archs.push_back(a);
+  }
+  return join(archs, ";");
+}
+
+bool buildsTheEngine(const build::ReleaseArchList &l) {
+  std::string v = l.variable;
+  for (char &c : v) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return v == "torch_cuda_arch_list" && !l.cudaVersion.empty();
+}
+
+} // namespace
+
+std::vector<build::ReleaseBuild> releaseBuilds(const std::vector<build::ArchSetReport> &archSets,
+                                               const std::vector<build::ReleaseArchList> &lists) {
+  std::vector<build::ReleaseBuild> out;
+  for (const auto &r : archSets) {
+    if (r.calls.empty()) continue;
+    std::string root = std::filesystem::path(r.cmakeLists).parent_path().string() + "/";
+    for (size_t i = 0; i < lists.size(); ++i) {
+      if (!buildsTheEngine(lists[i]) || !lists[i].path.starts_with(root)) continue;
+      std::string archs = cmakeArchs(lists[i].targets);
+      auto same = std::find_if(out.begin(), out.end(), [&](const build::ReleaseBuild &b) {
+        return b.archs == archs && b.cuda == lists[i].cudaVersion && b.report.cmakeLists == r.cmakeLists;
+      });
+      if (same != out.end()) { same->lists.push_back(i); continue; }
+      build::ReleaseBuild b{archs, lists[i].cudaVersion, {i}, {}};
+      b.report.cmakeLists = r.cmakeLists;
+      out.push_back(std::move(b));
+    }
+  }
+  llvm::parallelFor(0, out.size(), [&](size_t i) {
+    auto &b = out[i];
+    b.report = build::evaluateArchSets(std::filesystem::path(b.report.cmakeLists).parent_path().string(), b.archs,
+                                       b.cuda);
+  });
   return out;
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "matchers/build/CMakeArchSets.h"
+#include "matchers/build/ReleaseArchLists.h"
 #include "tool/Options.h"
 
 #include <ostream>
@@ -17,4 +18,9 @@ std::string defaultBuildArchs();
 /// helpers, built for defaultBuildArchs(); problems go to `warnings`.
 std::vector<build::ArchSetReport> cmakeArchSets(const std::vector<std::string> &roots, const std::string &cuda,
                                                 std::vector<std::string> &warnings);
+/// The arch sets each published build gets: every TORCH_CUDA_ARCH_LIST of a
+/// release image or job whose CUDA version is known, evaluated under the
+/// CMake project of `archSets` that holds it, once per distinct list.
+std::vector<build::ReleaseBuild> releaseBuilds(const std::vector<build::ArchSetReport> &archSets,
+                                               const std::vector<build::ReleaseArchList> &lists);
 } // namespace archscope

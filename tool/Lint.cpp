@@ -168,10 +168,13 @@ RawLint collectFindings(const Options &opts) {
     for (const auto &e : g.errors) raw.warnings.push_back(g.path + ": " + e);
   auto runtime = runtimeChecksOf(guards, !opts.noCache, raw.warnings);
   auto releaseLists = build::readReleaseArchLists(audit.roots);
+  auto published = releaseBuilds(archSets, releaseLists);
+  for (const auto &b : published)
+    for (const auto &e : b.report.errors) raw.warnings.push_back("cmake (release build " + b.archs + "): " + e);
   auto archRewrites = build::readArchStringRewrites(audit.roots);
 
-  checks::CheckInput in{audit.matrix, audit.facts, table,    families, audit.families,
-                        audit.quantFlags, guards,  archSets, runtime,  releaseLists, archRewrites};
+  checks::CheckInput in{audit.matrix, audit.facts, table,   families,     audit.families, audit.quantFlags,
+                        guards,       archSets,    runtime, releaseLists, published,      archRewrites};
   PathResolver paths(audit.roots);
   for (auto &f : checks::runChecks(in)) {
     paths.apply(f);

@@ -59,6 +59,16 @@ struct ArchSetReport {
   std::vector<std::string> errors;
 };
 
+/// The arch sets of a published build: the CMake project evaluated for the
+/// GPUs one release arch list (`TORCH_CUDA_ARCH_LIST` of a wheel job or
+/// image) names, with the CUDA version that job builds with.
+struct ReleaseBuild {
+  std::string archs;         ///< CMake form, "8.0;10.0;12.0"
+  std::string cuda;          ///< "12.9.1"
+  std::vector<size_t> lists; ///< the release lists that build this way (indexes)
+  ArchSetReport report;
+};
+
 /// Evaluates the arch-filter calls of `root`/CMakeLists.txt for a build
 /// targeting `targetArchs` ("7.5;8.0;...;12.1") with CUDA `cudaVersion`.
 ArchSetReport evaluateArchSets(const std::string &root, const std::string &targetArchs,

@@ -5,8 +5,12 @@
 // with `TORCH_CUDA_ARCH_LIST` (and siblings: `FLASHINFER_CUDA_ARCH_LIST`,
 // Docker's `ARG torch_cuda_arch_list`), not in CMake: vLLM's Dockerfile
 // builds DeepEP with `TORCH_CUDA_ARCH_LIST='9.0a 10.0a'`. Those lists are
-// read from Dockerfiles, shell scripts and CI YAML as written; a value that
-// is only a variable reference is skipped, `${VAR:-12.0a}` reads its default.
+// read from Dockerfiles, shell scripts and CI YAML as written; `${VAR:-12.0a}`
+// reads its default, and a reference to a variable the same file defines once
+// with an arch list (a CI pipeline's `env:` block) reads that list; other
+// references are skipped. The CUDA version a list is built with is read from
+// the same command (`--build-arg CUDA_VERSION=12.9.1`) or the Dockerfile's
+// `ARG CUDA_VERSION=` default.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "model/Target.h"
@@ -23,6 +27,8 @@ struct ReleaseArchList {
   std::string variable; ///< as written (TORCH_CUDA_ARCH_LIST, torch_cuda_arch_list)
   std::string value;    ///< the list as written ("9.0a 10.0a", "8.0;9.0+PTX")
   std::vector<Target> targets; ///< "12.0+PTX" gives sm_120 and compute_120
+  std::string via;         ///< the variable the value was read through ("" = written in place)
+  std::string cudaVersion; ///< "12.9.1" ("" = not said where the list is)
 };
 
 /// The arch lists assigned in one file's text (`path` is only recorded).

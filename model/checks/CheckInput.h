@@ -35,6 +35,7 @@ struct CheckInput {
   const std::vector<build::ArchSetReport> &archSets;
   const std::vector<cuda::RuntimeCheckReport> &runtime; ///< C++ runtime checks of files with kernels
   const std::vector<build::ReleaseArchList> &releaseLists; ///< TORCH_CUDA_ARCH_LIST in images and scripts
+  const std::vector<build::ReleaseBuild> &releaseBuilds; ///< the arch sets each published build gets
   const std::vector<build::ArchStringRewrite> &archRewrites; ///< string(REPLACE) of one arch number in CMake
 };
 

@@ -3,8 +3,24 @@
 #include "model/checks/RuleSupport.h"
 
 #include <fstream>
+#include <sstream>
 
 namespace archscope::checks {
+
+std::vector<Target> parseArchSet(const std::string &list) {
+  std::vector<Target> out;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ';');) {
+    auto t = Target::parse(item);
+    if (!t) continue;
+    out.push_back(*t);
+    if (item.ends_with("+PTX")) { // the PTX half JIT-forwards to newer GPUs
+      t->kind = CodeKind::Ptx;
+      out.push_back(*t);
+    }
+  }
+  return out;
+}
 
 std::string listTargets(const std::vector<std::string> &names) {
   std::string s;

@@ -9,6 +9,8 @@
 
 namespace archscope::checks {
 
+/// A CMake arch list ("10.0a;12.0f;8.0+PTX") as targets; items that are not archs are left out.
+std::vector<Target> parseArchSet(const std::string &list);
 /// "sm_110, sm_120 and sm_121".
 std::string listTargets(const std::vector<std::string> &names);
 /// The GPUs rules reason about: every arch-table row from CC 8.0 (the

@@ -35,6 +35,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeFamilyPredicateGap());
     r.push_back(makeOpenEndedArchGuard());
     r.push_back(makePredicateNameMismatch());
+    r.push_back(makeReleaseArchGap());
     r.push_back(makeSmemOverDeviceLimit());
     r.push_back(makeToolkitGatedFlag());
     return r;

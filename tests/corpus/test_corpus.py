@@ -78,6 +78,7 @@ LINT_PRESENT = {
     "vllm": {("exact-arch-equality", "csrc/cutlass_extensions/common.hpp:118"): "#if __CUDA_ARCH__ == 1200 (bug 4)",
              ("exact-arch-equality", "csrc/quantization/marlin/marlin.cu:403"): "FP8 path: == 120 refuses 12.1",
              ("arch-specific-only-build", "docker/Dockerfile:386"): "DeepEP built for '9.0a 10.0a': no B300",
+             ("release-arch-gap", ".buildkite/release-pipeline.yaml:72"): "cu129 wheel: no 10.3a/12.1a kernels (bug 7)",
              ("smem-over-device-limit", "include/flashinfer/fast_topk_clusters_exact.cuh:557"): "227 KiB on sm_12x"},
     "sglang": {("dispatch-allows-unbuilt", "flashinfer/fused_moe/core.py:3906"): "TRT-LLM-gen (tcgen05) on sm_12x",
                ("allowlist-not-enforced", "flashinfer/fused_moe/cute_dsl/fused_moe.py:365"): "[100, 103] unchecked",

@@ -39,6 +39,34 @@ TEST(ReleaseArchLists, ReadsDefaultsAndSkipsReferencesAndOtherValues) {
   EXPECT_EQ(names(lists[0]), (std::vector<std::string>{"sm_120a"}));
 }
 
+TEST(ReleaseArchLists, ReadsAPipelineVariableAndTheCudaVersionOfItsCommand) {
+  auto lists = build::archListsIn(
+      "release-pipeline.yaml",
+      "env:\n  ARCHS_CU129: \"8.0 9.0 10.0 12.0\"\n  TWICE_ARCH: \"9.0\"\n  TWICE_ARCH: \"10.0\"\n"
+      "steps:\n  - \"docker build --build-arg CUDA_VERSION=12.9.1 --build-arg torch_cuda_arch_list=\\\"${ARCHS_CU129}\\\" .\"\n"
+      "  - |\n    docker build \\\n      --build-arg CUDA_VERSION=13.0.2 \\\n"
+      "      --build-arg torch_cuda_arch_list=\"$ARCHS_CU129\" \\\n      -f docker/Dockerfile .\n"
+      "  - \"docker build --build-arg torch_cuda_arch_list=${TWICE_ARCH} .\"\n"
+      "  - \"export TORCH_CUDA_ARCH_LIST='10.0f'\"\n");
+  ASSERT_EQ(lists.size(), 3u); // TWICE_ARCH has two values: which one is read is not known
+  EXPECT_EQ(lists[0].line, 6);
+  EXPECT_EQ(lists[0].value, "8.0 9.0 10.0 12.0");
+  EXPECT_EQ(lists[0].via, "ARCHS_CU129");
+  EXPECT_EQ(lists[0].cudaVersion, "12.9.1");
+  EXPECT_EQ(lists[1].line, 10);
+  EXPECT_EQ(lists[1].cudaVersion, "13.0.2"); // two lines up, joined by backslashes
+  EXPECT_EQ(lists[2].via, "");
+  EXPECT_EQ(lists[2].cudaVersion, ""); // not said where the list is
+}
+
+TEST(ReleaseArchLists, ADockerfileListBuildsWithTheFilesCudaDefault) {
+  auto lists = build::archListsIn("docker/Dockerfile", "ARG CUDA_VERSION=12.8.1\nFROM base\nARG CUDA_VERSION\n"
+                                                       "ARG torch_cuda_arch_list='8.0 10.0 12.0'\n");
+  ASSERT_EQ(lists.size(), 1u);
+  EXPECT_EQ(lists[0].cudaVersion, "12.8.1");
+  EXPECT_EQ(build::archListsIn("build.sh", "ARG CUDA_VERSION=12.8.1\nTORCH_CUDA_ARCH_LIST='8.0'\n")[0].cudaVersion, "");
+}
+
 TEST(ArchStringRewrites, ReadsTheMatchAsCMakeDoesAndWhetherItIsAnchored) {
   auto rewrites = build::archStringRewritesIn(
       "select.cmake", "string(REPLACE \"2.1\" \"2.1(2.0)\" compute_capabilities \"${compute_capabilities}\")\n"

@@ -11,18 +11,8 @@
 #include "model/checks/RuleSupport.h"
 #include "model/checks/rules/Rules.h"
 
-#include <sstream>
-
 namespace archscope::checks {
 namespace {
-
-std::vector<Target> parseList(const std::string &list) {
-  std::vector<Target> out;
-  std::stringstream ss(list);
-  for (std::string item; std::getline(ss, item, ';');)
-    if (auto t = Target::parse(item)) out.push_back(*t);
-  return out;
-}
 
 class ArchSpecificOnlyBuild : public Rule {
 public:
@@ -91,10 +81,10 @@ private:
   void checkFilters(const CheckInput &in, std::vector<Finding> &out) const {
     for (const auto &r : in.archSets) {
       std::vector<ComputeCapability> gpus;
-      for (const auto &t : parseList(r.buildArchs)) gpus.push_back(t.cc);
+      for (const auto &t : parseArchSet(r.buildArchs)) gpus.push_back(t.cc);
       for (const auto &c : r.calls) {
         if (!c.evaluated) continue;
-        auto built = parseList(c.result);
+        auto built = parseArchSet(c.result);
         std::vector<std::string> missed;
         for (const auto &t : built) {
           if (t.variant != Variant::ArchSpecific) continue;

@@ -15,6 +15,7 @@ std::unique_ptr<Rule> makeExactArchEquality();
 std::unique_ptr<Rule> makeFamilyPredicateGap();
 std::unique_ptr<Rule> makeOpenEndedArchGuard();
 std::unique_ptr<Rule> makePredicateNameMismatch();
+std::unique_ptr<Rule> makeReleaseArchGap();
 std::unique_ptr<Rule> makeSmemOverDeviceLimit();
 std::unique_ptr<Rule> makeToolkitGatedFlag();
 } // namespace archscope::checks

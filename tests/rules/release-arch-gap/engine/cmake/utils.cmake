@@ -1,0 +1,20 @@
+# vLLM's shape of an arch filter: "12.1a" is kept when the build targets 12.1,
+# "12.0f" when it targets any 12.x at or above 12.0. Written here for
+# archscope's tests.
+function(cuda_archs_loose_intersection OUT_CUDA_ARCHS SRC_CUDA_ARCHS TGT_CUDA_ARCHS)
+  set(_OUT)
+  foreach(_arch ${SRC_CUDA_ARCHS})
+    string(REGEX REPLACE "[af]$" "" _base "${_arch}")
+    if(_arch MATCHES "f$")
+      string(REGEX REPLACE "\\..*" "" _major "${_base}")
+      foreach(_tgt ${TGT_CUDA_ARCHS})
+        if(_tgt MATCHES "^${_major}\\." AND NOT _tgt VERSION_LESS _base AND NOT "${_arch}" IN_LIST _OUT)
+          list(APPEND _OUT "${_arch}")
+        endif()
+      endforeach()
+    elseif("${_base}" IN_LIST TGT_CUDA_ARCHS)
+      list(APPEND _OUT "${_arch}")
+    endif()
+  endforeach()
+  set(${OUT_CUDA_ARCHS} ${_OUT} PARENT_SCOPE)
+endfunction()
