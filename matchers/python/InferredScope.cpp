@@ -262,18 +262,28 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const Qu
   return configuration;
 }
 
+static std::string topPackage(const std::string &module) { return module.substr(0, module.find('.')); }
+
 /// Every engine module that names a backend enum found by the catalogue, or
 /// talks of a backend and of the device capability; in path order. Without a
 /// profile these are walked for their dispatch branches (which backend leads
 /// to which kernel); where format-specific stages were found (`quantStages`),
 /// what they raise, select or call outside a backend's branch may belong to
 /// another format's path (an assert in the GPTQ kernels) and is dropped.
+/// Only the packages that define the enums count: an installed folder holds
+/// the kernel libraries too, whose modules are reached through the engine's
+/// calls, never walked as dispatch of their own.
 std::vector<ScopeSpec> backendModules(ModuleIndex &index, Interpreter &in) {
   std::vector<std::string> enums;
-  for (const auto &cls : in.backendClasses()) enums.push_back(in.className(cls));
+  std::set<std::string> packages; // where the enums live: a site-packages folder also holds the libraries
+  for (const auto &cls : in.backendClasses()) {
+    enums.push_back(in.className(cls));
+    packages.insert(topPackage(cls.mod->name));
+  }
   std::vector<ScopeSpec> out;
   const SourceTree &engine = index.trees()[0];
   for (const auto &f : engine.files()) {
+    if (!packages.empty() && !f.module.empty() && !packages.count(topPackage(f.module))) continue;
     const std::string *text = engine.read(f);
     if (!text) continue;
     bool names = std::any_of(enums.begin(), enums.end(),

@@ -37,6 +37,15 @@ bool sameValue(const Value &a, const Value &b) {
   }
 }
 
+/// A string, enum member, number or None, or a choice among a few of them
+/// (nested at most three deep: comparisons distribute over every leaf).
+bool isConstantChoice(const Value &v, int depth) {
+  using K = Value::Kind;
+  if (v.is(K::Str) || v.is(K::EnumMember) || v.is(K::Int) || v.is(K::None)) return true;
+  return v.is(K::Choice) && depth < 3 && isConstantChoice(v.items[0], depth + 1) &&
+         isConstantChoice(v.items[1], depth + 1);
+}
+
 /// if c then a else b, for values the interpreter can merge.
 Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in) {
   using K = Value::Kind;
@@ -69,6 +78,15 @@ Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in)
   // selection, and later tests on it are tests of the selection.
   if (a.is(K::Backend) && (b.is(K::Str) || b.is(K::EnumMember) || b.is(K::Backend))) return a;
   if (b.is(K::Backend) && (a.is(K::Str) || a.is(K::EnumMember))) return b;
+  // Constants set on different branches (`default = "a"` / `default = "b"`):
+  // each under its branch's condition, as a conditional expression is.
+  if (isConstantChoice(a, 0) && isConstantChoice(b, 0)) {
+    Value choice = Value::tuple({a, b});
+    choice.kind = K::Choice;
+    choice.cond = c;
+    choice.text = a.text.empty() ? b.text : a.text;
+    return choice;
+  }
   return Value::unknown(a.text.empty() ? b.text : a.text);
 }
 
@@ -211,7 +229,19 @@ private:
     }
   }
 
+  /// Reports `v` as a selection where it names a backend; true when every
+  /// value it may have does. A conditional expression selects each side
+  /// under its test (`"flashinfer_megamoe" if use_w4a16 else "flashinfer_trtllm"`).
   bool selected(const Value &v, TSNode site) {
+    if (v.is(Value::Kind::Choice)) {
+      Condition saved = f_.reach;
+      f_.reach = saved && v.cond;
+      bool first = selected(v.items[0], site);
+      f_.reach = saved && !v.cond;
+      bool second = selected(v.items[1], site);
+      f_.reach = saved;
+      return first && second;
+    }
     if (!(v.is(Value::Kind::Str) || v.is(Value::Kind::EnumMember))) return false;
     if (f_.sink) f_.sink->selected(f_.reach, Interpreter::normalizeBackend(v.text), *f_.mod, site);
     return true;

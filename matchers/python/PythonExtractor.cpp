@@ -372,6 +372,22 @@ void walkStage(ModuleIndex &index, Interpreter &in, const ScopeSpec &spec, int s
   }
 }
 
+/// Whether `c` holds for no backend the code names, on any GPU: then it is
+/// some backend's branch. Every capability up to 20.9 is tried, so a device
+/// test false on one GPU (`cc >= (10, 0)` on an old one) is not taken for a
+/// backend test.
+static bool falseWithoutBackend(const Condition &c) {
+  if (!c.readsBackend()) return false;
+  EvalEnv none;
+  none.backend = "__no_backend__";
+  for (int major = 0; major <= 20; ++major)
+    for (int minor = 0; minor <= 9; ++minor) {
+      none.gpu = {major, minor};
+      if (c.eval(none) != Tri::False) return false;
+    }
+  return true;
+}
+
 void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, const Vocabulary &vocab,
                 const std::optional<QuantProfile> &oracle, FactSink &sink, Facts &facts) {
   // A profile with entries but no scope (a library audited alone) walks only
@@ -445,22 +461,29 @@ void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, 
   }
   if (!inferred) return;
   if (quantStageCount > 0 && firstBroadFact < facts.guards.size()) {
-    // In the broad modules, a raise, selection or kernel call counts only
-    // inside a dispatch branch of some backend (false for a backend the code
-    // never names): there it is that backend's path.
+    // In the broad modules, a raise, selection, kernel call or allow-list
+    // counts only inside a dispatch branch of some backend (false for a
+    // backend the code never names): there it is that backend's path. Each
+    // function there is walked on its own, so one reached unconditionally
+    // (a library's `@supported_compute_capability` kernel) says nothing of
+    // any backend. For the same reason a raise there rejects a backend only
+    // where it tests the device: one on configuration alone is about the
+    // mode its function serves (Muse Spark's sequence-parallel prefill
+    // refusing Marlin), not about the backend on that GPU.
     // That holds in the MoE modules only, and not in those named for another
     // format (layers/quantization/mxfp4.py).
-    EvalEnv none;
-    none.backend = "__no_backend__";
     std::vector<GuardFact> kept(facts.guards.begin(), facts.guards.begin() + long(firstBroadFact));
     size_t stage = 0;
     for (size_t i = firstBroadFact; i < facts.guards.size(); ++i) {
       while (stage + 1 < broadStarts.size() && broadStarts[stage + 1].first <= i) ++stage;
       const GuardFact &g = facts.guards[i];
       bool moeModule = isMoeModule(broadStarts[stage].second, quant);
-      bool pathKind = g.kind == GuardFact::Kind::Reject || g.kind == GuardFact::Kind::Select ||
+      bool declared = g.kind == GuardFact::Kind::Declared;
+      bool pathKind = declared || g.kind == GuardFact::Kind::Reject || g.kind == GuardFact::Kind::Select ||
                       g.kind == GuardFact::Kind::Calls;
-      if (!pathKind || (moeModule && g.cond.eval(none) == Tri::False)) kept.push_back(g);
+      const Condition &path = declared ? g.reach : g.cond; // an allow-list's condition is the list
+      bool configOnlyRaise = g.kind == GuardFact::Kind::Reject && !g.cond.readsHardware();
+      if (!pathKind || (moeModule && falseWithoutBackend(path) && !configOnlyRaise)) kept.push_back(g);
     }
     facts.guards = std::move(kept);
   }

@@ -1,0 +1,28 @@
+from enum import Enum
+
+
+class MoeRunnerBackend(Enum):
+    AUTO = "auto"
+    TRTLLM = "trtllm"
+    CUTLASS = "cutlass"
+    MARLIN = "marlin"
+    MEGAMOE = "megamoe"
+
+    def is_auto(self):
+        return self == MoeRunnerBackend.AUTO
+
+    def is_trtllm(self):
+        return self == MoeRunnerBackend.TRTLLM
+
+    def is_cutlass(self):
+        return self == MoeRunnerBackend.CUTLASS
+
+    def is_marlin(self):
+        return self == MoeRunnerBackend.MARLIN
+
+
+_MOE_RUNNER_BACKEND = MoeRunnerBackend.AUTO
+
+
+def get_moe_runner_backend():
+    return _MOE_RUNNER_BACKEND

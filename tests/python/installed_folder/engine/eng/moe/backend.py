@@ -1,0 +1,24 @@
+from enum import Enum
+
+
+class MoeRunnerBackend(Enum):
+    AUTO = "auto"
+    TRTLLM = "trtllm"
+    CUTLASS = "cutlass"
+    MARLIN = "marlin"
+
+    def is_trtllm(self):
+        return self == MoeRunnerBackend.TRTLLM
+
+    def is_cutlass(self):
+        return self == MoeRunnerBackend.CUTLASS
+
+    def is_marlin(self):
+        return self == MoeRunnerBackend.MARLIN
+
+
+_MOE_RUNNER_BACKEND = MoeRunnerBackend.AUTO
+
+
+def get_moe_runner_backend():
+    return _MOE_RUNNER_BACKEND
