@@ -265,6 +265,30 @@ Tri evalMemo(const Condition &c, const EvalEnv &env, std::unordered_map<const No
 }
 } // namespace
 
+namespace {
+Condition assumingMemo(const Condition &c, const std::map<std::string, bool> &assume,
+                       std::unordered_map<const Node *, Condition> &memo) {
+  const Node &n = c.node();
+  if (auto it = memo.find(&n); it != memo.end()) return it->second;
+  Condition r = c;
+  if (n.op == Op::Atom && n.atom.kind == Atom::Kind::Opaque) {
+    if (auto a = assume.find(n.atom.text); a != assume.end()) r = a->second ? Condition::truth() : Condition::falsity();
+  } else if (n.op == Op::Not) {
+    r = !assumingMemo(n.kids[0], assume, memo);
+  } else if (n.op == Op::And || n.op == Op::Or) {
+    r = n.op == Op::And ? Condition::truth() : Condition::falsity();
+    for (const auto &k : n.kids) r = n.op == Op::And ? r && assumingMemo(k, assume, memo) : r || assumingMemo(k, assume, memo);
+  }
+  memo.emplace(&n, r);
+  return r;
+}
+} // namespace
+
+Condition Condition::assuming(const std::map<std::string, bool> &assume) const {
+  std::unordered_map<const Node *, Condition> memo;
+  return assumingMemo(*this, assume, memo);
+}
+
 Tri Condition::eval(const EvalEnv &env) const {
   std::unordered_map<const Node *, Tri> memo;
   return evalMemo(*this, env, memo);

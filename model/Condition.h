@@ -90,6 +90,9 @@ public:
   friend Condition operator||(const Condition &a, const Condition &b);
 
   Tri eval(const EvalEnv &env) const;
+  /// This formula with the opaque atoms `assume` names (by text) replaced by
+  /// their values and folded.
+  Condition assuming(const std::map<std::string, bool> &assume) const;
   /// `eval`, and where that is unknown, the value the formula has for every
   /// value of its opaque atoms (each a run-time fact that is either true or
   /// false, so `c or not c` holds): True or False when all agree, else

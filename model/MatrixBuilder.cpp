@@ -133,7 +133,7 @@ public:
       for (auto *s : supports) any = triOr(any, s->cond.eval(e));
       if (any == Tri::False) {
         d.verdict = Verdict::Rejected;
-        d.reason = "every device check of its kernels is false on " + t.name();
+        d.reason = "every support check of its kernels (device, quantization scheme) is false on " + t.name();
         for (auto *s : supports) append(d.evidence, *s, "false on " + t.name(), e);
         return d;
       }

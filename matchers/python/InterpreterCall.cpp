@@ -71,7 +71,7 @@ std::string callKey(const Value &v) {
   case Value::Kind::Func: case Value::Kind::Partial:
     return k + std::to_string(reinterpret_cast<uintptr_t>(v.func.def.id)) + v.name;
   case Value::Kind::Class: case Value::Kind::Instance:
-    return k + std::to_string(reinterpret_cast<uintptr_t>(v.cls.def.id));
+    return k + std::to_string(reinterpret_cast<uintptr_t>(v.cls.def.id)) + v.name;
   default: return k + v.text + "|" + v.name;
   }
 }

@@ -151,6 +151,9 @@ Value Interpreter::valueOfBinding(Module *m, const std::string &name, const Bind
     Value v = evalExpr(b.node, f);
     inProgress_.erase(key);
     if (v.is(Value::Kind::Unknown) && v.text.empty()) v.text = name;
+    // An object built at module level is known by its name (vLLM's
+    // `kNvfp4Static = QuantKey(...)`): comparisons tell such objects apart.
+    if (v.is(Value::Kind::Instance) && v.name.empty()) v.name = m->name + "." + name;
     return assignCache_[key] = v;
   }
   case Binding::Kind::Import: {
@@ -559,6 +562,8 @@ Value Interpreter::evalComparison(TSNode node, Frame &f) {
 }
 
 namespace {
+bool isNamedObject(const Value &v) { return v.is(Value::Kind::Instance) && !v.name.empty(); }
+
 /// An undecided comparison as a run-time fact. A negated operator names the
 /// complement of the positive one's fact (`x is not None` is `not (x is
 /// None)`), so a path through `if x is None:` and `if x is not None:` reads
@@ -599,11 +604,12 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
   if (op == "is" || op == "is not") {
     bool aNone = a.is(K::None), bNone = b.is(K::None);
     auto known = [](const Value &v) { // values that are definitely (not) None
-      return v.is(K::None) || v.is(K::Sym) || v.is(K::Tuple) || v.is(K::Int) || v.is(K::CudaStr);
+      return v.is(K::None) || v.is(K::Sym) || v.is(K::Tuple) || v.is(K::Int) || v.is(K::CudaStr) ||
+             isNamedObject(v);
     };
     bool definite = known(a) && known(b);
     if (!definite) return opaqueComparison(op, text);
-    bool same = aNone && bNone;
+    bool same = (aNone && bNone) || (isNamedObject(a) && isNamedObject(b) && a.name == b.name);
     return (same == (op == "is")) ? Condition::truth() : Condition::falsity();
   }
   auto cmp = cmpOp(op);
@@ -650,6 +656,24 @@ Condition Interpreter::compare(const Value &a, const std::string &op, const Valu
     bool eq = sameConstant(a, b) || (a.is(K::Int) && b.is(K::Int) && a.i == b.i);
     if (*cmp == CmpOp::Eq) return eq ? Condition::truth() : Condition::falsity();
     if (*cmp == CmpOp::Ne) return eq ? Condition::falsity() : Condition::truth();
+  }
+  // Objects bound to module-level names: each equals itself only, never
+  // None or a literal (`scheme in [(kNvfp4Static, kNvfp4Dynamic), (None, None)]`).
+  if (isNamedObject(a) || isNamedObject(b)) {
+    const Value &other = isNamedObject(a) ? b : a;
+    if (isNamedObject(other) || other.is(K::None) || isStringLike(other) || other.is(K::Int)) {
+      bool eq = a.is(b.kind) && a.name == b.name;
+      if (*cmp == CmpOp::Eq) return eq ? Condition::truth() : Condition::falsity();
+      if (*cmp == CmpOp::Ne) return eq ? Condition::falsity() : Condition::truth();
+    }
+  }
+  // Tuples of such values, item by item.
+  if (a.is(K::Tuple) && b.is(K::Tuple) && !a.open && !b.open && a.present.empty() && b.present.empty() &&
+      (*cmp == CmpOp::Eq || *cmp == CmpOp::Ne)) {
+    Condition same = a.items.size() == b.items.size() ? Condition::truth() : Condition::falsity();
+    for (size_t i = 0; i < a.items.size() && i < b.items.size(); ++i)
+      same = same && compare(a.items[i], "==", b.items[i], text);
+    return *cmp == CmpOp::Eq ? same : !same;
   }
   if (a.is(K::EnumMember) && b.is(K::EnumMember)) {
     bool eq = a.text == b.text;

@@ -19,6 +19,8 @@
 #include "matchers/python/FactSink.h"
 #include "matchers/python/FormatNames.h"
 #include "matchers/python/InferredScope.h"
+#include "matchers/python/OracleQuantKeys.h"
+#include "matchers/source/TextSearch.h"
 #include "matchers/python/ToolkitGatedFlags.h"
 #include "matchers/python/ClosedArchTables.h"
 #include "matchers/python/Interpreter.h"
@@ -33,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <optional>
@@ -667,8 +670,87 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
   if (quant.kernelMap.empty()) walkModulesNamedForRows(index, in, quant, rows, sink, facts);
 }
 
-/// vLLM-style oracle: backend -> kernel classes -> device check; candidates
-/// in the order auto-selection tries them.
+/// Whether every GPU gets a definite answer from `c`.
+bool decidedOnEveryGpu(const Condition &c) {
+  EvalEnv env;
+  for (int major = 0; major <= 20; ++major)
+    for (int minor = 0; minor <= 9; ++minor) {
+      env.gpu = {major, minor};
+      if (c.eval(env) == Tri::Unknown) return false;
+    }
+  return true;
+}
+
+/// Evidence for the first line of `def` at or after its `from`th line that
+/// `pick` accepts (nothing when none does); `at` gets that line's index.
+Evidence lineOf(const Module &m, TSNode def, size_t from, const std::function<bool(std::string_view)> &pick,
+                const std::string &note, size_t *at = nullptr) {
+  std::string_view text = m.parsed->text(def);
+  size_t index = 0;
+  for (size_t bol = 0; bol < text.size(); ++index) {
+    size_t eol = std::min(text.size(), text.find('\n', bol));
+    std::string_view line = text.substr(bol, eol - bol);
+    if (index >= from && pick(line)) {
+      Evidence e = evidenceAt(m, def, note);
+      e.line += int(index);
+      e.snippet = std::string(line.substr(std::min(line.size(), line.find_first_not_of(" \t"))));
+      if (at) *at = index;
+      return e;
+    }
+    bol = eol + 1;
+  }
+  return {};
+}
+
+/// A scheme check's lines that answer for the format: the first naming its
+/// keys (`(kNvfp4Static, kNvfp4Dynamic),`), and the next reading the GPU.
+void schemeAnswerLines(const Module &m, TSNode def, const OracleCall &call, std::vector<Evidence> &chain) {
+  std::vector<std::string> names;
+  for (const auto &[param, key] : call.keys)
+    if (!key.name.empty()) names.push_back(key.name.substr(key.name.rfind('.') + 1));
+  size_t keysAt = 0;
+  Evidence keys = lineOf(m, def, 1, [&](std::string_view line) {
+    return std::all_of(names.begin(), names.end(), [&](const std::string &n) { return containsText(line, n); });
+  }, "takes this format's keys", &keysAt);
+  if (names.empty() || keys.path.empty()) return;
+  Evidence gpu = lineOf(m, def, keysAt, mentionsHardware, "gives the answer");
+  if (!gpu.path.empty() && gpu.line == keys.line) keys.note = "gives the answer";
+  chain.push_back(keys);
+  if (!gpu.path.empty() && gpu.line != keys.line) chain.push_back(gpu);
+}
+
+/// The scheme check passed by some value of the facts the keys leave open
+/// (an activation key the caller reads from its config): the disjunction
+/// over every value of its opaque atoms; unknown beyond four.
+Condition someKeysPass(const Condition &scheme) {
+  std::vector<Atom> open = scheme.opaqueAtoms();
+  if (open.size() > 4) return Condition::unknown("too many open keys");
+  Condition any = Condition::falsity();
+  for (unsigned bits = 0; bits < (1u << open.size()); ++bits) {
+    std::map<std::string, bool> assume;
+    for (size_t i = 0; i < open.size(); ++i) assume[open[i].text] = bits >> i & 1;
+    any = any || scheme.assuming(assume);
+  }
+  return any;
+}
+
+/// ANDs a kernel class's quantization-scheme check, asked with the format's
+/// keys, into its support; one the keys leave undecided changes nothing.
+void andSchemeCheck(Interpreter &in, const Value &klass, const std::string &schemeCheck, const OracleCall &call,
+                    Condition &support, std::vector<Evidence> &chain) {
+  Value check = in.memberOf(klass.cls, schemeCheck);
+  if (!check.is(Value::Kind::Func)) return;
+  Condition scheme =
+      someKeysPass(in.toCond(in.walkFunction(check.func, {}, call.keys, Condition::truth(), nullptr, 1, &klass)));
+  if (scheme.isTrue() || !decidedOnEveryGpu(scheme)) return;
+  support = support && scheme;
+  chain.push_back(call.where);
+  chain.push_back(evidenceAt(*check.func.mod, check.func.def, in.className(klass.cls) + "." + schemeCheck));
+  schemeAnswerLines(*check.func.mod, check.func.def, call, chain);
+}
+
+/// vLLM-style oracle: backend -> kernel classes -> device check and
+/// quantization-scheme check; candidates in the order auto-selection tries them.
 void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
                 const std::vector<std::string> &backends, Facts &facts) {
   if (quant.kernelMap.empty()) return;
@@ -687,6 +769,11 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
   }
   Frame frame{home, {}, 0, nullptr};
   std::map<std::string, Condition> support; // filled with insert_or_assign
+  // The format's keys, from the oracle's caller, for the scheme checks.
+  std::string schemeCheck = discoverSchemeCheck(index);
+  std::optional<OracleCall> call;
+  if (!schemeCheck.empty() && !quant.scope.empty() && !quant.scope[0].qualname.empty())
+    call = findOracleCall(index, in, quant.scope[0].qualname);
   if (!in.backendClasses().empty()) {
     for (const auto &b : backends) {
       Value member;
@@ -705,11 +792,12 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
         GuardFact g;
         g.kind = GuardFact::Kind::Support;
         g.backend = b;
-        g.cond = c;
         g.chain.push_back(evidenceAt(*check.func.mod, check.func.def,
                                      in.className(k.cls) + "." + quant.deviceCheck));
         if (Evidence body = answeringLine(*check.func.mod, check.func.def); !body.path.empty())
           g.chain.push_back(body); // the line of the check that answers
+        if (call) andSchemeCheck(in, k, schemeCheck, *call, c, g.chain);
+        g.cond = c;
         facts.guards.push_back(g);
         facts.dispatched.insert(b);
         auto it = support.find(b);

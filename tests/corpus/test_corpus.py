@@ -63,7 +63,9 @@ VLLM = {
     ("b12x", "sm_100"): ("rejected", None, "b12x_moe.py:338"),
     ("auto", "sm_120"): ("supported", "b12x", "oracle/nvfp4.py:168 B12X first"),
     ("auto", "sm_100"): ("supported", "flashinfer_trtllm", "second candidate"),
-    ("auto", "sm_90"): ("supported", "flashinfer_cutlass", "is_device_capability(90)"),
+    ("flashinfer_cutlass", "sm_90"): ("rejected", None, "flashinfer_cutlass_moe.py:176 NVFP4 scheme needs 10.0+"),
+    ("vllm_cutlass", "sm_90"): ("rejected", None, "cutlass_moe.py:683 families 100/110/120"),
+    ("auto", "sm_90"): ("supported", "marlin", "modelopt.py:1584 NVFP4 keys: FlashInferExperts refuses 9.0"),
 }
 FLASHINFER_ALONE = {
     ("flashinfer_cutlass", "sm_100"): ("supported", None, "core.py:567 backend in (\"100\", \"107\", \"110\") -> sm100 module"),

@@ -69,6 +69,21 @@ TEST(Condition, OpaqueAtomsAreUnknownUntilAssumed) {
   EXPECT_EQ(c.opaqueAtoms()[0].opaqueKind, OpaqueKind::Package);
 }
 
+TEST(Condition, AssumingFoldsTheNamedAtomsOnly) {
+  auto act = Condition::opaque(OpaqueKind::Config, "activation_key == kNvfp4Dynamic");
+  auto other = Condition::opaque(OpaqueKind::Package, "has_b12x()");
+  auto ge100 = Condition::compare({major()}, CmpOp::Ge, {k(10)}, "major >= 10");
+  auto c = (act && ge100) || (!act && other);
+  auto yes = c.assuming({{"activation_key == kNvfp4Dynamic", true}});
+  EXPECT_EQ(yes.eval(on(9, 0)), Tri::False);
+  EXPECT_EQ(yes.eval(on(10, 0)), Tri::True);
+  auto no = c.assuming({{"activation_key == kNvfp4Dynamic", false}});
+  EXPECT_EQ(no.eval(on(10, 0)), Tri::Unknown); // has_b12x() is still open
+  ASSERT_EQ(no.opaqueAtoms().size(), 1u);
+  EXPECT_EQ(no.opaqueAtoms()[0].text, "has_b12x()");
+  EXPECT_TRUE(act.assuming({{"activation_key == kNvfp4Dynamic", false}}).isFalse());
+}
+
 TEST(Condition, BackendAndQuantAtoms) {
   auto trtllm = Condition::backendIs({"flashinfer_trtllm", "experimental_sgl_trtllm"}, "is_flashinfer_trtllm()");
   EvalEnv e = on(10, 0);
