@@ -272,12 +272,14 @@ Condition assumingMemo(const Condition &c, const std::map<std::string, bool> &as
   if (auto it = memo.find(&n); it != memo.end()) return it->second;
   Condition r = c;
   if (n.op == Op::Atom && n.atom.kind == Atom::Kind::Opaque) {
-    if (auto a = assume.find(n.atom.text); a != assume.end()) r = a->second ? Condition::truth() : Condition::falsity();
+    if (auto a = assume.find(n.atom.text); a != assume.end())
+      r = a->second ? Condition::truth() : Condition::falsity();
   } else if (n.op == Op::Not) {
     r = !assumingMemo(n.kids[0], assume, memo);
   } else if (n.op == Op::And || n.op == Op::Or) {
-    r = n.op == Op::And ? Condition::truth() : Condition::falsity();
-    for (const auto &k : n.kids) r = n.op == Op::And ? r && assumingMemo(k, assume, memo) : r || assumingMemo(k, assume, memo);
+    bool conj = n.op == Op::And;
+    r = conj ? Condition::truth() : Condition::falsity();
+    for (const auto &k : n.kids) r = conj ? r && assumingMemo(k, assume, memo) : r || assumingMemo(k, assume, memo);
   }
   memo.emplace(&n, r);
   return r;

@@ -20,10 +20,10 @@
 #include "matchers/python/FormatNames.h"
 #include "matchers/python/InferredScope.h"
 #include "matchers/python/OracleQuantKeys.h"
-#include "matchers/source/TextSearch.h"
 #include "matchers/python/ToolkitGatedFlags.h"
 #include "matchers/python/ClosedArchTables.h"
 #include "matchers/python/Interpreter.h"
+#include "matchers/source/TextSearch.h"
 #include "model/PhaseTimer.h"
 
 #include <llvm/Support/Parallel.h>
@@ -379,16 +379,21 @@ void walkStage(ModuleIndex &index, Interpreter &in, const ScopeSpec &spec, int s
 /// some backend's branch. Every capability up to 20.9 is tried, so a device
 /// test false on one GPU (`cc >= (10, 0)` on an old one) is not taken for a
 /// backend test.
+/// Whether `c` evaluates so that `ok` holds on every capability up to 20.9.
+static bool onEveryCapability(const Condition &c, EvalEnv env, const std::function<bool(Tri)> &ok) {
+  for (int major = 0; major <= 20; ++major)
+    for (int minor = 0; minor <= 9; ++minor) {
+      env.gpu = {major, minor};
+      if (!ok(c.eval(env))) return false;
+    }
+  return true;
+}
+
 static bool falseWithoutBackend(const Condition &c) {
   if (!c.readsBackend()) return false;
   EvalEnv none;
   none.backend = "__no_backend__";
-  for (int major = 0; major <= 20; ++major)
-    for (int minor = 0; minor <= 9; ++minor) {
-      none.gpu = {major, minor};
-      if (c.eval(none) != Tri::False) return false;
-    }
-  return true;
+  return onEveryCapability(c, none, [](Tri t) { return t == Tri::False; });
 }
 
 void walkScopes(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, const Vocabulary &vocab,
@@ -672,13 +677,7 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
 
 /// Whether every GPU gets a definite answer from `c`.
 bool decidedOnEveryGpu(const Condition &c) {
-  EvalEnv env;
-  for (int major = 0; major <= 20; ++major)
-    for (int minor = 0; minor <= 9; ++minor) {
-      env.gpu = {major, minor};
-      if (c.eval(env) == Tri::Unknown) return false;
-    }
-  return true;
+  return onEveryCapability(c, {}, [](Tri t) { return t != Tri::Unknown; });
 }
 
 /// Evidence for the first line of `def` at or after its `from`th line that
