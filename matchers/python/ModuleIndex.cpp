@@ -4,6 +4,9 @@
 
 #include <llvm/Support/Parallel.h>
 
+#include <cstring>
+#include <filesystem>
+
 namespace archscope::py {
 
 ModuleIndex::ModuleIndex(std::vector<SourceTree> trees) : trees_(std::move(trees)) {}
@@ -166,6 +169,24 @@ void ModuleIndex::addImports(Module &m, TSNode stmt) {
       m.symbols[alias.empty() ? b.fromModule : alias] = b;
     }
   });
+}
+
+const SourceFile *findProfileFile(const SourceTree &tree, const std::string &file) {
+  if (const SourceFile *f = tree.byRelPath(file)) return f;
+  for (const char *prefix : {"python/", "src/"})
+    if (file.rfind(prefix, 0) == 0)
+      if (const SourceFile *f = tree.byRelPath(file.substr(std::strlen(prefix)))) return f;
+  // The tree is the package folder itself: "sglang/srt/x.py" is "srt/x.py".
+  std::string inside = file.rfind("python/", 0) == 0 ? file.substr(7) : file;
+  std::string pkg = std::filesystem::path(tree.root()).filename().string() + "/";
+  if (inside.rfind(pkg, 0) == 0) return tree.byRelPath(inside.substr(pkg.size()));
+  return nullptr;
+}
+
+Module *scopeModule(ModuleIndex &index, const std::string &file) {
+  for (const auto &tree : index.trees())
+    if (const SourceFile *f = findProfileFile(tree, file)) return index.moduleForFile(tree, *f);
+  return nullptr;
 }
 
 } // namespace archscope::py

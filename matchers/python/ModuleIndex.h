@@ -74,4 +74,11 @@ private:
   std::condition_variable parsed_; ///< a parse finished
 };
 
+/// A profile path ("python/sglang/srt/x.py") in a tree: as written, or without
+/// its python/ or src/ prefix, as in an installed package folder.
+const SourceFile *findProfileFile(const SourceTree &tree, const std::string &file);
+
+/// Finds a file of a scope spec in the engine tree, then in the others.
+Module *scopeModule(ModuleIndex &index, const std::string &file);
+
 } // namespace archscope::py

@@ -11,15 +11,17 @@
 // 4. Library entries: what a backend reaches through indirection (profile
 //    entries, functions a decorator registers under the backend's name) is
 //    walked under `backend == b`.
-// 5. Oracles: backend -> kernel classes -> device check, and the ordered
-//    candidate list that auto-selection tries.
+// 5. Oracles (OracleReader.h): backend -> kernel classes -> device check,
+//    and the ordered candidate list that auto-selection tries.
 //===----------------------------------------------------------------------===//
 #include "matchers/python/PythonExtractor.h"
 
 #include "matchers/python/FactSink.h"
 #include "matchers/python/FormatNames.h"
 #include "matchers/python/InferredScope.h"
-#include "matchers/python/OracleQuantKeys.h"
+#include "matchers/python/OracleReader.h"
+#include "matchers/python/AnsweringLines.h"
+#include "matchers/python/CapabilityTerms.h"
 #include "matchers/python/ToolkitGatedFlags.h"
 #include "matchers/python/ClosedArchTables.h"
 #include "matchers/python/Interpreter.h"
@@ -147,14 +149,6 @@ bool looksLikePredicate(const std::string &name) {
   return plausible && (namesHardware(name) || std::regex_match(name, boolish)); // cheap test first
 }
 
-constexpr const char *kHardwareWords[] = {"capability", "is_sm", "_sm1", "_sm9", "_sm8", "blackwell", "hopper"};
-
-bool mentionsHardware(std::string_view text) {
-  for (const char *w : kHardwareWords)
-    if (text.find(w) != std::string::npos) return true;
-  return false;
-}
-
 /// Whether a function needs arguments beyond the device (`is_sm100a_supported(device)`).
 bool needsArguments(Module *m, const Value &v) {
   if (!v.is(Value::Kind::Func)) return false;
@@ -198,44 +192,6 @@ bool definesPredicate(const std::string &text) {
   return false;
 }
 
-/// Return statements under `node`, in source order (not into nested defs).
-void collectReturns(TSNode node, std::vector<TSNode> &out) {
-  for (TSNode child : namedChildren(node)) {
-    auto t = type(child);
-    if (t == "return_statement") out.push_back(child);
-    else if (t != "function_definition" && t != "class_definition" && t != "lambda") collectReturns(child, out);
-  }
-}
-
-/// The line of a predicate's definition that gives its answer: the first
-/// `return` that mentions the hardware, else the first `return`; nothing for
-/// a definition that is one line (`_is_sm100 = is_sm100()`).
-Evidence answeringLine(const Module &m, TSNode def) {
-  if (isNull(def) || type(def) != "function_definition") return {};
-  std::vector<TSNode> returns;
-  collectReturns(field(def, "body"), returns);
-  if (returns.empty()) return {};
-  TSNode pick = returns[0];
-  for (TSNode r : returns)
-    if (mentionsHardware(m.parsed->text(r))) {
-      pick = r;
-      break;
-    }
-  Evidence e = evidenceAt(m, pick, "gives the answer");
-  // A return spread over lines (`return (` ...): show the line that reads the GPU.
-  std::string_view text = m.parsed->text(pick);
-  for (const char *w : kHardwareWords) {
-    size_t at = text.find(w);
-    if (at == std::string_view::npos || text.substr(0, at).find('\n') == std::string_view::npos) continue;
-    size_t bol = text.rfind('\n', at) + 1, eol = text.find('\n', at);
-    std::string_view line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
-    e.line += int(std::count(text.begin(), text.begin() + long(bol), '\n'));
-    e.snippet = std::string(line.substr(std::min(line.size(), line.find_first_not_of(" \t"))));
-    break;
-  }
-  return e;
-}
-
 void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
   // Scan every file and parse the candidates on all cores; interpret after.
   std::vector<Module *> candidates = index.modulesWhere(definesPredicate);
@@ -266,27 +222,6 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
       facts.predicates.push_back(std::move(p));
     }
   }
-}
-
-/// A profile path ("python/sglang/srt/x.py") in a tree: as written, or without
-/// its python/ or src/ prefix, as in an installed package folder.
-const SourceFile *findProfileFile(const SourceTree &tree, const std::string &file) {
-  if (const SourceFile *f = tree.byRelPath(file)) return f;
-  for (const char *prefix : {"python/", "src/"})
-    if (file.rfind(prefix, 0) == 0)
-      if (const SourceFile *f = tree.byRelPath(file.substr(std::strlen(prefix)))) return f;
-  // The tree is the package folder itself: "sglang/srt/x.py" is "srt/x.py".
-  std::string inside = file.rfind("python/", 0) == 0 ? file.substr(7) : file;
-  std::string pkg = std::filesystem::path(tree.root()).filename().string() + "/";
-  if (inside.rfind(pkg, 0) == 0) return tree.byRelPath(inside.substr(pkg.size()));
-  return nullptr;
-}
-
-/// Finds a file of a scope spec in the engine tree, then in the others.
-Module *scopeModule(ModuleIndex &index, const std::string &file) {
-  for (const auto &tree : index.trees())
-    if (const SourceFile *f = findProfileFile(tree, file)) return index.moduleForFile(tree, *f);
-  return nullptr;
 }
 
 /// The functions a scope spec names, with the class each belongs to.
@@ -379,17 +314,7 @@ void walkStage(ModuleIndex &index, Interpreter &in, const ScopeSpec &spec, int s
 /// some backend's branch. Every capability up to 20.9 is tried, so a device
 /// test false on one GPU (`cc >= (10, 0)` on an old one) is not taken for a
 /// backend test.
-/// Whether `c` evaluates so that `ok` holds on every capability up to 20.9.
-static bool onEveryCapability(const Condition &c, EvalEnv env, const std::function<bool(Tri)> &ok) {
-  for (int major = 0; major <= 20; ++major)
-    for (int minor = 0; minor <= 9; ++minor) {
-      env.gpu = {major, minor};
-      if (!ok(c.eval(env))) return false;
-    }
-  return true;
-}
-
-static bool falseWithoutBackend(const Condition &c) {
+bool falseWithoutBackend(const Condition &c) {
   if (!c.readsBackend()) return false;
   EvalEnv none;
   none.backend = "__no_backend__";
@@ -673,164 +598,6 @@ void walkRegistered(ModuleIndex &index, Interpreter &in, const QuantProfile &qua
   }
   // An oracle names each backend's kernel classes itself (vLLM).
   if (quant.kernelMap.empty()) walkModulesNamedForRows(index, in, quant, rows, sink, facts);
-}
-
-/// Whether every GPU gets a definite answer from `c`.
-bool decidedOnEveryGpu(const Condition &c) {
-  return onEveryCapability(c, {}, [](Tri t) { return t != Tri::Unknown; });
-}
-
-/// Evidence for the first line of `def` at or after its `from`th line that
-/// `pick` accepts (nothing when none does); `at` gets that line's index.
-Evidence lineOf(const Module &m, TSNode def, size_t from, const std::function<bool(std::string_view)> &pick,
-                const std::string &note, size_t *at = nullptr) {
-  std::string_view text = m.parsed->text(def);
-  size_t index = 0;
-  for (size_t bol = 0; bol < text.size(); ++index) {
-    size_t eol = std::min(text.size(), text.find('\n', bol));
-    std::string_view line = text.substr(bol, eol - bol);
-    if (index >= from && pick(line)) {
-      Evidence e = evidenceAt(m, def, note);
-      e.line += int(index);
-      e.snippet = std::string(line.substr(std::min(line.size(), line.find_first_not_of(" \t"))));
-      if (at) *at = index;
-      return e;
-    }
-    bol = eol + 1;
-  }
-  return {};
-}
-
-/// A scheme check's lines that answer for the format: the first naming its
-/// keys (`(kNvfp4Static, kNvfp4Dynamic),`), and the next reading the GPU.
-void schemeAnswerLines(const Module &m, TSNode def, const OracleCall &call, std::vector<Evidence> &chain) {
-  std::vector<std::string> names;
-  for (const auto &[param, key] : call.keys)
-    if (!key.name.empty()) names.push_back(key.name.substr(key.name.rfind('.') + 1));
-  size_t keysAt = 0;
-  Evidence keys = lineOf(m, def, 1, [&](std::string_view line) {
-    return std::all_of(names.begin(), names.end(), [&](const std::string &n) { return containsText(line, n); });
-  }, "takes this format's keys", &keysAt);
-  if (names.empty() || keys.path.empty()) return;
-  Evidence gpu = lineOf(m, def, keysAt, mentionsHardware, "gives the answer");
-  if (!gpu.path.empty() && gpu.line == keys.line) keys.note = "gives the answer";
-  chain.push_back(keys);
-  if (!gpu.path.empty() && gpu.line != keys.line) chain.push_back(gpu);
-}
-
-/// The scheme check passed by some value of the facts the keys leave open
-/// (an activation key the caller reads from its config): the disjunction
-/// over every value of its opaque atoms; unknown beyond four.
-Condition someKeysPass(const Condition &scheme) {
-  std::vector<Atom> open = scheme.opaqueAtoms();
-  if (open.size() > 4) return Condition::unknown("too many open keys");
-  Condition any = Condition::falsity();
-  for (unsigned bits = 0; bits < (1u << open.size()); ++bits) {
-    std::map<std::string, bool> assume;
-    for (size_t i = 0; i < open.size(); ++i) assume[open[i].text] = bits >> i & 1;
-    any = any || scheme.assuming(assume);
-  }
-  return any;
-}
-
-/// ANDs a kernel class's quantization-scheme check, asked with the format's
-/// keys, into its support; one the keys leave undecided changes nothing.
-void andSchemeCheck(Interpreter &in, const Value &klass, const std::string &schemeCheck, const OracleCall &call,
-                    Condition &support, std::vector<Evidence> &chain) {
-  Value check = in.memberOf(klass.cls, schemeCheck);
-  if (!check.is(Value::Kind::Func)) return;
-  Condition scheme =
-      someKeysPass(in.toCond(in.walkFunction(check.func, {}, call.keys, Condition::truth(), nullptr, 1, &klass)));
-  if (scheme.isTrue() || !decidedOnEveryGpu(scheme)) return;
-  support = support && scheme;
-  chain.push_back(call.where);
-  chain.push_back(evidenceAt(*check.func.mod, check.func.def, in.className(klass.cls) + "." + schemeCheck));
-  schemeAnswerLines(*check.func.mod, check.func.def, call, chain);
-}
-
-/// vLLM-style oracle: backend -> kernel classes -> device check and
-/// quantization-scheme check; candidates in the order auto-selection tries them.
-void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
-                const std::vector<std::string> &backends, Facts &facts) {
-  if (quant.kernelMap.empty()) return;
-  Module *home = nullptr;
-  Value kernelMap;
-  for (const auto &spec : quant.scope) {
-    home = scopeModule(index, spec.file);
-    if (home && home->symbols.count(quant.kernelMap)) {
-      kernelMap = in.resolveName(home, quant.kernelMap);
-      break;
-    }
-  }
-  if (!kernelMap.is(Value::Kind::Func)) {
-    facts.warnings.push_back("oracle kernel map '" + quant.kernelMap + "' not found");
-    return;
-  }
-  Frame frame{home, {}, 0, nullptr};
-  std::map<std::string, Condition> support; // filled with insert_or_assign
-  // The format's keys, from the oracle's caller, for the scheme checks.
-  std::string schemeCheck = discoverSchemeCheck(index);
-  std::optional<OracleCall> call;
-  if (!schemeCheck.empty() && !quant.scope.empty() && !quant.scope[0].qualname.empty())
-    call = findOracleCall(index, in, quant.scope[0].qualname);
-  if (!in.backendClasses().empty()) {
-    for (const auto &b : backends) {
-      Value member;
-      member.kind = Value::Kind::EnumMember;
-      member.text = b;
-      Value kernels = in.callValue(kernelMap, {member}, {}, frame, quant.kernelMap);
-      if (kernels.is(Value::Kind::Class)) kernels = Value::tuple({kernels}); // `return FlashInferExperts`
-      if (!kernels.is(Value::Kind::Tuple)) continue;
-      for (const auto &k : kernels.items) {
-        if (!k.is(Value::Kind::Class)) continue;
-        Value check = in.memberOf(k.cls, quant.deviceCheck);
-        if (!check.is(Value::Kind::Func)) continue;
-        Value klass = k;
-        Value r = in.walkFunction(check.func, {}, {}, Condition::truth(), nullptr, 1, &klass);
-        Condition c = in.toCond(r);
-        GuardFact g;
-        g.kind = GuardFact::Kind::Support;
-        g.backend = b;
-        g.chain.push_back(evidenceAt(*check.func.mod, check.func.def,
-                                     in.className(k.cls) + "." + quant.deviceCheck));
-        if (Evidence body = answeringLine(*check.func.mod, check.func.def); !body.path.empty())
-          g.chain.push_back(body); // the line of the check that answers
-        if (call) andSchemeCheck(in, k, schemeCheck, *call, c, g.chain);
-        g.cond = c;
-        facts.guards.push_back(g);
-        facts.dispatched.insert(b);
-        auto it = support.find(b);
-        if (it == support.end()) support.emplace(b, c);
-        else it->second = it->second || c;
-      }
-    }
-  }
-  // The candidate list: an assignment in a scope function.
-  for (const auto &spec : quant.scope) {
-    Module *m = scopeModule(index, spec.file);
-    if (!m) continue;
-    std::string needle = quant.candidates + " =";
-    auto pos = m->parsed->source().find(needle);
-    if (pos == std::string::npos) continue;
-    TSNode node = ts_node_descendant_for_byte_range(m->parsed->root(), uint32_t(pos), uint32_t(pos + 1));
-    while (!isNull(node) && type(node) != "assignment") node = ts_node_parent(node);
-    if (isNull(node)) continue;
-    Frame f{m, {}, 0, nullptr};
-    Value list = in.evalExpr(field(node, "right"), f);
-    int order = 0;
-    for (const auto &item : list.items) {
-      if (!item.is(Value::Kind::EnumMember)) continue;
-      GuardFact g;
-      g.kind = GuardFact::Kind::Select;
-      g.backend = item.text;
-      auto found = support.find(item.text);
-      g.cond = found != support.end() ? found->second : Condition::unknown("no device check");
-      g.order = 500000 + order++;
-      g.chain.push_back(evidenceAt(*m, node, "candidate " + std::to_string(order) + ": " + item.text));
-      facts.guards.push_back(g);
-    }
-    break;
-  }
 }
 
 /// Reads every Python file of every tree once, on all cores; the literal
