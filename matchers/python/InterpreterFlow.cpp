@@ -126,7 +126,10 @@ private:
       for (TSNode e : namedChildren(s)) {
         if (type(e) == "assignment") assign(e);
         else if (type(e) == "augmented_assignment") augmentedAssign(e);
-        else if (type(e) != "string") in_.evalExpr(e, f_);
+        else if (type(e) != "string") {
+          in_.evalExpr(e, f_);
+          if (type(e) == "call") mutated(e);
+        }
       }
     } else if (t == "return_statement") {
       auto kids = namedChildren(s);
@@ -145,12 +148,18 @@ private:
       // to pass on the way to what follows: that is a working deployment.
       if (!c.onlyConfiguration()) f_.reach = f_.reach && c;
     } else if (t == "if_statement") {
+      Nested n(nested_);
       ifStatement(s);
     } else if (t == "for_statement") {
+      Nested n(nested_);
       forStatement(s);
-    } else if (t == "while_statement" || t == "with_statement") {
+    } else if (t == "while_statement") {
+      Nested n(nested_);
+      block(field(s, "body"));
+    } else if (t == "with_statement") {
       block(field(s, "body"));
     } else if (t == "try_statement") {
+      Nested n(nested_);
       tryStatement(s);
     } else if (t == "function_definition" || t == "decorated_definition") {
       TSNode def = t == "decorated_definition" ? field(s, "definition") : s;
@@ -166,6 +175,33 @@ private:
   }
 
   void localImport(TSNode s) { in_.bindLocalImport(s, f_); }
+
+  /// Counts the compound statements the walk is inside of (RAII).
+  struct Nested {
+    explicit Nested(int &depth) : depth_(depth) { ++depth_; }
+    ~Nested() { --depth_; }
+    int &depth_;
+  };
+
+  /// `paths.append(p)` on a local list: in straight-line code the item is
+  /// added; under a branch or in a loop how many were added is not known,
+  /// so the list becomes unknown (else `if not paths: raise` would be
+  /// taken for certain).
+  void mutated(TSNode call) {
+    TSNode fn = field(call, "function");
+    if (type(fn) != "attribute" || type(field(fn, "object")) != "identifier") return;
+    static const std::set<std::string_view> mutators{"append", "extend", "insert", "add", "update",
+                                                      "pop", "remove", "clear", "discard", "setdefault"};
+    std::string_view method = pm().text(field(fn, "attribute"));
+    if (!mutators.count(method)) return;
+    auto it = f_.locals.find(std::string(pm().text(field(fn, "object"))));
+    if (it == f_.locals.end() || !it->second.is(Value::Kind::Tuple)) return;
+    auto args = namedChildren(field(call, "arguments"));
+    if (nested_ == 0 && method == "append" && args.size() == 1 && type(args[0]) != "keyword_argument")
+      it->second.items.push_back(in_.evalExpr(args[0], f_));
+    else
+      it->second = Value::unknown(it->first);
+  }
 
   /// `flags += [...]` on a local: the local becomes `flags + [...]`.
   void augmentedAssign(TSNode e) {
@@ -384,6 +420,7 @@ private:
   Interpreter &in_;
   Frame &f_;
   std::vector<Return> returns_;
+  int nested_ = 0; ///< compound statements around the current one
 };
 
 } // namespace

@@ -83,7 +83,7 @@ size_t selectorMatch(const std::string &enumName, const Vocabulary &vocab) {
 
 std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Facts &facts) {
   std::vector<std::string> rows;
-  std::map<std::string, std::vector<std::string>> byEnum; // enum class -> members, in file order
+  std::map<std::string, std::vector<BackendFact>> byEnum; // enum class -> members, in file order
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
@@ -105,8 +105,7 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
           if (type(e) != "assignment" || type(field(e, "left")) != "identifier") continue;
           Value v = in.memberOf(ref, std::string(m->parsed->text(field(e, "left"))));
           if (!v.is(Value::Kind::EnumMember)) continue;
-          members.push_back(v.text);
-          facts.backends.push_back({v.text, in.className(ref), evidenceAt(*m, e)});
+          members.push_back({v.text, in.className(ref), evidenceAt(*m, e)});
         }
       }
     });
@@ -121,8 +120,13 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
       if (namesFormat(cls, in.vocab().quantName) != false) best = std::max(best, selectorMatch(cls, in.vocab()));
   for (const auto &[cls, members] : byEnum) {
     if (best > 0 && (selectorMatch(cls, in.vocab()) != best || namesFormat(cls, in.vocab().quantName) == false)) continue;
-    for (const auto &v : members)
-      if (std::find(rows.begin(), rows.end(), v) == rows.end()) rows.push_back(v);
+    // Only the rows' enums: their folders are where registries are read
+    // (fused_a_gemm.py's FusedAGemmBackend would let jit_kernel's
+    // `@register_dependency("cutlass")` pass for an entry of cutlass).
+    for (const auto &b : members) {
+      facts.backends.push_back(b);
+      if (std::find(rows.begin(), rows.end(), b.name) == rows.end()) rows.push_back(b.name);
+    }
   }
   return rows;
 }
