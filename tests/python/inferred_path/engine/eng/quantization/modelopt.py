@@ -11,6 +11,16 @@ class TrtllmFp8QuantInfo:
     pass
 
 
+def _marlin_workspaces(layer):
+    # Filled in a loop: how many it holds is not known, so the raise below
+    # is "may raise", not taken for certain (marlin is not rejected).
+    found = []
+    for workspace in layer.workspaces:
+        if workspace.ready:
+            found.append(workspace)
+    return found
+
+
 class ModelOptNvFp4FusedMoEMethod:
     def apply(self, layer, x, quant_info):
         backend = get_moe_runner_backend()
@@ -20,6 +30,8 @@ class ModelOptNvFp4FusedMoEMethod:
             raise ValueError("TRT-LLM NVFP4 MoE kernels are SM100-only")
         if isinstance(quant_info, TrtllmFp8QuantInfo) and backend.is_marlin():
             raise TypeError("FP8 quant info on the Marlin NVFP4 path")
+        if backend.is_marlin() and not _marlin_workspaces(layer):
+            raise RuntimeError("Marlin needs its workspaces allocated first")
         return x
 
 # EXPECT-CELL: trtllm sm_100 supported
