@@ -148,18 +148,16 @@ private:
       // to pass on the way to what follows: that is a working deployment.
       if (!c.onlyConfiguration()) f_.reach = f_.reach && c;
     } else if (t == "if_statement") {
-      Nested n(nested_);
       ifStatement(s);
     } else if (t == "for_statement") {
-      Nested n(nested_);
       forStatement(s);
     } else if (t == "while_statement") {
-      Nested n(nested_);
+      ++loops_;
       block(field(s, "body"));
+      --loops_;
     } else if (t == "with_statement") {
       block(field(s, "body"));
     } else if (t == "try_statement") {
-      Nested n(nested_);
       tryStatement(s);
     } else if (t == "function_definition" || t == "decorated_definition") {
       TSNode def = t == "decorated_definition" ? field(s, "definition") : s;
@@ -176,17 +174,10 @@ private:
 
   void localImport(TSNode s) { in_.bindLocalImport(s, f_); }
 
-  /// Counts the compound statements the walk is inside of (RAII).
-  struct Nested {
-    explicit Nested(int &depth) : depth_(depth) { ++depth_; }
-    ~Nested() { --depth_; }
-    int &depth_;
-  };
-
-  /// `paths.append(p)` on a local list: in straight-line code the item is
-  /// added; under a branch or in a loop how many were added is not known,
-  /// so the list becomes unknown (else `if not paths: raise` would be
-  /// taken for certain).
+  /// `paths.append(p)` on a local list: the item is added (a branch's
+  /// locals merge on its condition at the join); in a loop walked once for
+  /// any number of runs how many were added is not known, so the list
+  /// becomes unknown (else `if not paths: raise` would be taken for certain).
   void mutated(TSNode call) {
     TSNode fn = field(call, "function");
     if (type(fn) != "attribute" || type(field(fn, "object")) != "identifier") return;
@@ -197,7 +188,7 @@ private:
     auto it = f_.locals.find(std::string(pm().text(field(fn, "object"))));
     if (it == f_.locals.end() || !it->second.is(Value::Kind::Tuple)) return;
     auto args = namedChildren(field(call, "arguments"));
-    if (nested_ == 0 && method == "append" && args.size() == 1 && type(args[0]) != "keyword_argument")
+    if (loops_ == 0 && method == "append" && args.size() == 1 && type(args[0]) != "keyword_argument")
       it->second.items.push_back(in_.evalExpr(args[0], f_));
     else
       it->second = Value::unknown(it->first);
@@ -406,7 +397,9 @@ private:
     bind(left, Value::unknown(std::string(pm().text(left))), s);
     Condition before = f_.reach;
     size_t returnsBefore = returns_.size();
+    ++loops_;
     block(field(s, "body"));
+    --loops_;
     f_.reach = before; // the loop may run zero times
     if (returns_.size() > returnsBefore) {
       // A search loop: falling out of it means nothing was found, which the
@@ -420,7 +413,7 @@ private:
   Interpreter &in_;
   Frame &f_;
   std::vector<Return> returns_;
-  int nested_ = 0; ///< compound statements around the current one
+  int loops_ = 0; ///< loops around the current statement walked once for any number of runs
 };
 
 } // namespace
