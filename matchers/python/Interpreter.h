@@ -72,6 +72,9 @@ public:
   /// a OP b on abstract values (also `x += y`).
   Value binaryOp(const Value &a, const std::string &op, const Value &b, const std::string &text);
   Condition toCond(const Value &v);
+  /// `a if c else b` as one value where the two can be merged (equal, both
+  /// tuples of one length, JIT modules, constants); unknown otherwise.
+  Value mergeBranches(const Condition &c, const Value &a, const Value &b);
   Value callValue(const Value &callee, std::vector<Value> args, std::map<std::string, Value> kwargs,
                   Frame &caller, const std::string &text);
   /// Walks a function body from `reach`, reporting to `sink`; returns the
@@ -120,6 +123,8 @@ private:
   /// Reports a call of a compiled kernel entry to the frame's sink.
   const std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> &jitSpecsOfGetter(const std::string &getter,
                                                                                            Frame &f);
+  /// The spec a call's argument builds (`_wrap(gen_X(...))`), empty when none does.
+  std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> jitSpecOfArguments(TSNode call, Module *mod);
   void noteKernelEntry(const Value &callee, TSNode call, Frame &frame);
   void addArtifactPaths(Value &module, const FuncRef &builder);
   bool dispatchThroughTable(TSNode subscript, const std::vector<Value> &args,

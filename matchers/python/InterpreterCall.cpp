@@ -319,6 +319,8 @@ Interpreter::jitSpecsOfGetter(const std::string &getter, Frame &f) {
     // `return _get_X_module_impl(flag)`: the getter delegates to the one that builds.
     TSNode ret = type(stmt) == "return_statement" ? ts_node_named_child(stmt, 0) : TSNode{};
     if (!isNull(ret) && type(ret) == "call" && type(field(ret, "function")) == "identifier") {
+      // `return _wrap(gen_X(...))`: the spec built in the argument is the module.
+      if (specs = jitSpecOfArguments(ret, fn.func.mod); !specs.empty()) break;
       Frame inner{fn.func.mod, {}, f.depth + 1, nullptr};
       std::string delegate(fn.func.mod->parsed->text(field(ret, "function")));
       if (delegate != getter && f.depth < kMaxDepth) specs = jitSpecsOfGetter(delegate, inner);
@@ -337,6 +339,18 @@ Interpreter::jitSpecsOfGetter(const std::string &getter, Frame &f) {
     }
   }
   return specs;
+}
+
+std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>>
+Interpreter::jitSpecOfArguments(TSNode call, Module *mod) {
+  for (TSNode arg : namedChildren(field(call, "arguments"))) {
+    TSNode expr = type(arg) == "keyword_argument" ? field(arg, "value") : arg;
+    if (type(expr) != "call") continue;
+    Frame inner{mod, {}, 1, nullptr};
+    Value v = evalExpr(expr, inner);
+    if (v.is(Value::Kind::JitModule) && !v.jit.empty()) return v.jit;
+  }
+  return {};
 }
 
 /// The relative paths a JIT builder's body reads through attributes of
@@ -382,14 +396,10 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     first[i] = choice.items[0];
     second[i] = choice.items[1];
     Value a = callValue(callee, first, kwargs, caller, text), b = callValue(callee, second, kwargs, caller, text);
-    if (a.is(K::Bool) || b.is(K::Bool)) return Value::boolean((choice.cond && toCond(a)) || (!choice.cond && toCond(b)));
-    if (a.is(K::JitModule) && b.is(K::JitModule)) { // gen_jit_spec("x_sm107" if rubin else "x_sm100", ...): either module
-      Value both = a;
-      for (auto &[cond, spec] : both.jit) cond = cond && choice.cond;
-      for (const auto &[cond, spec] : b.jit) both.jit.push_back({cond && !choice.cond, spec});
-      return both;
-    }
-    return Value::unknown(text);
+    // gen_jit_spec("x_sm107" if rubin else "x_sm100", ...): either module;
+    // build_inputs("x_sm107" if rubin else "x_sm100"): the same sources tuple.
+    Value merged = mergeBranches(choice.cond, a, b);
+    return merged.is(K::Unknown) ? Value::unknown(text) : merged;
   }
   bool handled = false;
   switch (callee.kind) {

@@ -418,6 +418,8 @@ private:
 
 } // namespace
 
+Value Interpreter::mergeBranches(const Condition &c, const Value &a, const Value &b) { return merge(c, a, b, *this); }
+
 Value Interpreter::walkFunction(const FuncRef &fn, std::vector<Value> args,
                                 std::map<std::string, Value> kwargs, const Condition &reach,
                                 FlowSink *sink, int depth, const Value *self) {
