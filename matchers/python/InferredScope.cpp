@@ -93,7 +93,7 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
   static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
   static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*\w*Backend\.)");
   // `for k in backend_to_kernel_cls(backend):`, or one class each: `k = backend_to_kernel_cls(backend)`.
-  static const std::regex kernelLoop(R"((?:for \w+ in |\n[ \t]+\w+ = )(\w+)\(\w+\)(?::|\s*(?:#[^\n]*)?\n))");
+  static const std::regex kernelLoop(R"((?:for \w+ in |\n[ \t]+\w+ = )(\w+)\((\w+)\)(?::|\s*(?:#[^\n]*)?\n))");
   static const std::regex deviceCheckDef(R"(def (_?supports?_\w*device\w*)\()");
   const SourceTree &engine = index.trees()[0];
   std::map<std::string, int> checkNames;
@@ -118,12 +118,21 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
       if (!names && name.find("backend") == std::string::npos) continue;
       size_t start = size_t(it->position()), end = findText(*text, "\ndef ", start + 1);
       std::string body = text->substr(start, end == std::string::npos ? std::string::npos : end - start);
-      std::smatch list, loop;
-      if (!std::regex_search(body, list, candidatesList) || !std::regex_search(body, loop, kernelLoop)) continue;
+      std::smatch list;
+      if (!std::regex_search(body, list, candidatesList)) continue;
+      // The kernel map takes one candidate; a call on the whole list is a
+      // rewrite of it (`AVAILABLE_BACKENDS = prioritize_humming(AVAILABLE_BACKENDS)`).
+      std::string kernelMap;
+      for (auto l = std::sregex_iterator(body.begin(), body.end(), kernelLoop); l != std::sregex_iterator(); ++l)
+        if ((*l)[2] != list[1].str()) {
+          kernelMap = (*l)[1];
+          break;
+        }
+      if (kernelMap.empty()) continue;
       QuantProfile q = quant;
       q.scope = {{f.relPath, name}};
       q.candidates = list[1];
-      q.kernelMap = loop[1];
+      q.kernelMap = kernelMap;
       found = q;
       break;
     }

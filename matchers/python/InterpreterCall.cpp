@@ -13,6 +13,7 @@
 #include "matchers/python/FormatNames.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -49,6 +50,31 @@ const std::set<std::string> kPassThrough = {"tuple", "list", "int", "sorted", "s
 /// `has_flashinfer()`, `is_b12x_available()`: whether a package imports. Such
 /// probes stay opaque (package atoms that split cells) rather than being
 /// interpreted; names about the hardware (`has_sm89_capability`) are not probes.
+/// str.lower(), str.upper() and str.strip() of a known string.
+std::string stringMethod(std::string s, const std::string &method) {
+  if (method == "strip") {
+    size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  }
+  for (char &c : s) {
+    auto u = static_cast<unsigned char>(c);
+    c = char(method == "lower" ? std::tolower(u) : std::toupper(u));
+  }
+  return s;
+}
+
+/// next(iterable, default): the first item known to be there, when every
+/// item before it is known not to be; unknown when that depends on the GPU.
+Value firstPresent(const Value &items, const Value &fallback, const std::string &text) {
+  if (items.open) return Value::unknown(text);
+  for (size_t i = 0; i < items.items.size(); ++i) {
+    const Condition there = items.present.empty() ? Condition::truth() : items.present[i];
+    if (there.isTrue()) return items.items[i];
+    if (!there.isFalse()) return Value::unknown(text);
+  }
+  return fallback;
+}
+
 bool isPackageProbe(const std::string &name) {
   static const std::regex probe(R"(^_?(has_\w+|is_\w+_available|\w+_available|find_spec)$)");
   static const std::regex hardware(R"((capability|sm_?\d|arch|blackwell|hopper|ampere|cuda_version))");
@@ -178,8 +204,16 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     Value v = attributeOf(args[0], args[1].text, text);
     return v.is(K::Unknown) ? args[2] : v;
   }
+  if (name == "enumerate" && args.size() == 1 && args[0].is(K::Tuple)) {
+    Value pairs = args[0];
+    for (size_t i = 0; i < pairs.items.size(); ++i) pairs.items[i] = Value::tuple({Value::integer(long(i)), pairs.items[i]});
+    return pairs;
+  }
+  if (name == "next" && !args.empty() && args[0].is(K::Tuple)) return firstPresent(args[0], args.size() > 1 ? args[1] : Value::unknown(text), text);
   if (dotted == "isinstance" && args.size() == 2) {
     std::string cls = args[1].is(K::Class) ? className(args[1].cls) : lastComponent(args[1].text);
+    if (args[0].is(K::EnumMember) && (cls == "Enum" || cls == "IntEnum" || cls == "StrEnum"))
+      return Value::boolean(Condition::truth());
     if (auto same = namesFormat(cls, vocab_.quantName))
       return Value::boolean(*same ? Condition::truth() : Condition::falsity());
   }
@@ -223,6 +257,10 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
       }
     }
     if (obj.is(K::CudaStr)) return obj;
+    if (obj.is(K::Str) && args.empty() && (method == "lower" || method == "upper" || method == "strip")) {
+      return Value::string(stringMethod(obj.text, method));
+    }
+    if (obj.is(K::Tuple) && method == "copy" && args.empty()) return obj;
     if (obj.is(K::Backend) && (method == "lower" || method == "upper" || method == "strip")) return obj;
     if (obj.is(K::Tuple) && method == "get" && !args.empty()) return Value::unknown(text);
     Value callee = attributeOf(obj, method, std::string(pm.text(fn)));

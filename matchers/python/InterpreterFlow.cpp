@@ -10,6 +10,7 @@
 #include "matchers/python/Interpreter.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace archscope::py {
@@ -178,20 +179,72 @@ private:
   /// locals merge on its condition at the join); in a loop walked once for
   /// any number of runs how many were added is not known, so the list
   /// becomes unknown (else `if not paths: raise` would be taken for certain).
+  /// `insert` and `pop` at known places are exact too (`kernels.insert(i,
+  /// kernels.pop(j))`, a reorder); any other mutation makes the list unknown.
   void mutated(TSNode call) {
+    Value *list = mutatedList(call);
+    if (!list || !exactMutation(call)) forget(call);
+  }
+
+  /// Applies an append, insert or pop whose effect is known; false otherwise.
+  bool exactMutation(TSNode call) {
+    Value *list = mutatedList(call);
+    std::string_view method = pm().text(field(field(call, "function"), "attribute"));
+    auto args = namedChildren(field(call, "arguments"));
+    for (TSNode a : args)
+      if (type(a) == "keyword_argument" || type(a) == "list_splat") return false;
+    if (!list || loops_ > 0 || list->open) return false;
+    if (method == "append" && args.size() == 1) {
+      Value item = in_.evalExpr(args[0], f_);
+      if (!list->present.empty()) list->present.push_back(Condition::truth());
+      list->items.push_back(item);
+      return true;
+    }
+    if (method == "pop") return popped(call).has_value();
+    if (method != "insert" || args.size() != 2 || !list->present.empty()) return false;
+    Value at = in_.evalExpr(args[0], f_);
+    bool pops = type(args[1]) == "call" && pm().text(field(field(args[1], "function"), "attribute")) == "pop";
+    std::optional<Value> item = pops ? popped(args[1]) : std::optional(in_.evalExpr(args[1], f_));
+    list = mutatedList(call); // popping from another list may have moved this one
+    if (!item || !at.is(Value::Kind::Int) || !list || !list->present.empty()) return false;
+    long n = long(list->items.size());
+    long i = std::clamp(at.i < 0 ? at.i + n : at.i, 0L, n);
+    list->items.insert(list->items.begin() + i, *item);
+    return true;
+  }
+
+  /// The list a mutation not modelled leaves: unknown.
+  void forget(TSNode call) {
+    if (Value *list = mutatedList(call)) *list = Value::unknown(std::string(pm().text(field(field(call, "function"), "object"))));
+  }
+
+  /// The local list a `NAME.method(...)` call mutates, or null.
+  Value *mutatedList(TSNode call) {
     TSNode fn = field(call, "function");
-    if (type(fn) != "attribute" || type(field(fn, "object")) != "identifier") return;
+    if (type(fn) != "attribute" || type(field(fn, "object")) != "identifier") return nullptr;
     static const std::set<std::string_view> mutators{"append", "extend", "insert", "add", "update",
                                                       "pop", "remove", "clear", "discard", "setdefault"};
-    std::string_view method = pm().text(field(fn, "attribute"));
-    if (!mutators.count(method)) return;
+    if (!mutators.count(pm().text(field(fn, "attribute")))) return nullptr;
     auto it = f_.locals.find(std::string(pm().text(field(fn, "object"))));
-    if (it == f_.locals.end() || !it->second.is(Value::Kind::Tuple)) return;
+    return it == f_.locals.end() || !it->second.is(Value::Kind::Tuple) ? nullptr : &it->second;
+  }
+
+  /// `NAME.pop()` or `NAME.pop(i)` at a known place: removes and returns the
+  /// item; nullopt (the list unknown) otherwise.
+  std::optional<Value> popped(TSNode call) {
+    Value *list = mutatedList(call);
+    if (!list || pm().text(field(field(call, "function"), "attribute")) != "pop") return std::nullopt;
     auto args = namedChildren(field(call, "arguments"));
-    if (loops_ == 0 && method == "append" && args.size() == 1 && type(args[0]) != "keyword_argument")
-      it->second.items.push_back(in_.evalExpr(args[0], f_));
-    else
-      it->second = Value::unknown(it->first);
+    Value at = args.empty() ? Value::integer(-1) : in_.evalExpr(args[0], f_);
+    long n = long(list->items.size());
+    long i = at.is(Value::Kind::Int) ? (at.i < 0 ? at.i + n : at.i) : -1;
+    if (loops_ > 0 || list->open || !list->present.empty() || args.size() > 1 || i < 0 || i >= n) {
+      forget(call);
+      return std::nullopt;
+    }
+    Value item = list->items[size_t(i)];
+    list->items.erase(list->items.begin() + i);
+    return item;
   }
 
   /// `flags += [...]` on a local: the local becomes `flags + [...]`.

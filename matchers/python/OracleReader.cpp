@@ -5,6 +5,7 @@
 
 #include "matchers/python/AnsweringLines.h"
 #include "matchers/python/CapabilityTerms.h"
+#include "matchers/python/OracleCandidates.h"
 #include "matchers/python/FactSink.h"
 #include "matchers/python/OracleQuantKeys.h"
 #include "matchers/source/TextSearch.h"
@@ -140,37 +141,7 @@ void readOracle(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
       }
     }
   }
-  // The candidate list: an assignment in a scope function.
-  for (const auto &spec : quant.scope) {
-    Module *m = scopeModule(index, spec.file);
-    if (!m)
-      continue;
-    std::string needle = quant.candidates + " =";
-    auto pos = m->parsed->source().find(needle);
-    if (pos == std::string::npos)
-      continue;
-    TSNode node = ts_node_descendant_for_byte_range(m->parsed->root(), uint32_t(pos), uint32_t(pos + 1));
-    while (!isNull(node) && type(node) != "assignment")
-      node = ts_node_parent(node);
-    if (isNull(node))
-      continue;
-    Frame f{m, {}, 0, nullptr};
-    Value list = in.evalExpr(field(node, "right"), f);
-    int order = 0;
-    for (const auto &item : list.items) {
-      if (!item.is(Value::Kind::EnumMember))
-        continue;
-      GuardFact g;
-      g.kind = GuardFact::Kind::Select;
-      g.backend = item.text;
-      auto found = support.find(item.text);
-      g.cond = found != support.end() ? found->second : Condition::unknown("no device check");
-      g.order = 500000 + order++;
-      g.chain.push_back(evidenceAt(*m, node, "candidate " + std::to_string(order) + ": " + item.text));
-      facts.guards.push_back(g);
-    }
-    break;
-  }
+  readCandidates(index, in, quant, support, facts);
 }
 
 } // namespace archscope::py

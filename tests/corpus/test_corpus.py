@@ -13,9 +13,10 @@ and, optionally, the TRT-LLM-gen cubin pool of vLLM's pin:
 optionally FlashInfer audited alone where its MoE module is chosen by a
 capability string (get_cutlass_fused_moe_module(backend="120")):
   flashinfer-fb28d72        flashinfer-ai/flashinfer @ fb28d7242 (master, 0.6.18)
-and an installed engine:
+and installed engines:
   site-packages             sglang==0.5.23 and flashinfer-python==0.7.2.post1 wheels,
                             unzipped into one folder (pip download --no-deps, unzip)
+  site-vllm                 vllm==0.34.0 and flashinfer-python==0.7.2.post1 wheels, the same way
 and, for the lint, the CMake files a torch wheel ships:
   torch-2.9.1               torch==2.9.1 wheel, its torch/share/cmake unzipped
 Without it the test says SKIP and exits 77 (CTest reports it skipped).
@@ -112,6 +113,19 @@ INSTALLED = {
     ("flashinfer_cutedsl", "sm_103"): ("supported", None, "cute_dsl/fused_moe.py:942"),
     ("marlin", "sm_90"): ("supported", None, "modelopt_quant.py:2381 use_marlin_fallback = is_marlin()"),
     ("marlin", "sm_120"): ("supported", None, "Muse Spark's SP-prefill raise is about that mode, not the GPU"),
+}
+
+# vllm==0.34.0 and flashinfer-python==0.7.2.post1 wheels unzipped into one
+# folder: the candidate list is reordered per GPU before the oracle walks it.
+SITE_VLLM = {
+    ("auto", "sm_90"): ("supported", "humming", "nvfp4.py:248 prioritize_humming: humming ahead of marlin on 9.0"),
+    ("auto", "sm_100"): ("supported", "flashinfer_trtllm", "nvfp4.py:239 first candidate, family(100)"),
+    ("auto", "sm_110"): ("supported", "marlin", "humming is put first on 9.0 only (priority.py:11)"),
+    ("auto", "sm_120"): ("supported", "flashinfer_cutlass", "nvfp4.py:235 B12X left out of auto; cutlass family(120)"),
+    ("auto", "sm_121"): ("supported", "flashinfer_cutlass", "family(120)"),
+    ("flashinfer_cutlass", "sm_90"): ("rejected", None, "flashinfer_cutlass_moe.py:186 NVFP4 needs 10.0+"),
+    ("flashinfer_cutlass", "sm_110"): ("rejected", None, "flashinfer_cutlass_moe.py:142 SM110 excluded"),
+    ("flashinfer_trtllm", "sm_120"): ("rejected", None, "trtllm_nvfp4_moe.py:232 family(100) only"),
 }
 
 
@@ -213,6 +227,11 @@ def main():
                      if c["backend"] in rows and c["verdict"] == "unknown"]
         print(f"  {'ok  ' if not undecided else 'FAIL'} installed: undecided cells {undecided}")
         failures += len(undecided)
+    site_vllm = root / "site-vllm"
+    if (site_vllm / "vllm").is_dir():
+        doc, seconds = audit(binary, site_vllm, None)
+        print(f"site-vllm (vllm 0.34.0 + flashinfer 0.7.2.post1): audited in {seconds:.2f} s")
+        failures += check("site-vllm", doc, SITE_VLLM)
     torch = root / "torch-2.9.1"
     if os.environ.get("ARCHSCOPE_CORPUS_LINT") == "1" and (torch / "torch").is_dir():
         failures += check_lint("torch", lint(binary, root / "vllm", torch / "torch"), TORCH_LINT_PRESENT)
