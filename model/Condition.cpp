@@ -324,6 +324,21 @@ std::vector<Atom> Condition::opaqueAtoms() const {
   return out;
 }
 
+std::vector<std::string> Condition::unknownReasons() const {
+  std::vector<std::string> out;
+  std::unordered_set<const Node *> seen;
+  std::vector<const Node *> pending{node_.get()};
+  while (!pending.empty()) {
+    const Node *n = pending.back();
+    pending.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->op == Op::Unknown && !n->why.empty() && std::find(out.begin(), out.end(), n->why) == out.end())
+      out.push_back(n->why);
+    for (auto it = n->kids.rbegin(); it != n->kids.rend(); ++it) pending.push_back(&it->node());
+  }
+  return out;
+}
+
 std::vector<Atom> Condition::atoms() const {
   std::vector<Atom> out;
   std::unordered_set<const Node *> seen;

@@ -116,6 +116,8 @@ public:
   bool onlyConfiguration() const;
   /// Opaque atoms, each once, in order of appearance.
   std::vector<Atom> opaqueAtoms() const;
+  /// Why each undecided leaf is undecided, each once, in order of appearance.
+  std::vector<std::string> unknownReasons() const;
   /// Every atom, each once (by text), in order of appearance.
   std::vector<Atom> atoms() const;
   /// Readable text, cut after a few hundred characters.

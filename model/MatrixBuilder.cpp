@@ -220,6 +220,10 @@ public:
       if (++n > 3) { s += ", ..."; break; }
       s += (s.empty() ? "" : ", ") + a.text;
     }
+    for (const auto &why : c.unknownReasons()) { // what was not interpreted, and why
+      if (++n > 3) { s += ", ..."; break; }
+      s += (s.empty() ? "" : ", ") + why;
+    }
     return s.empty() ? "the backend choice" : s;
   }
 
