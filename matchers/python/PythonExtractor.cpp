@@ -229,6 +229,20 @@ void collectPredicates(ModuleIndex &index, Interpreter &in, Facts &facts) {
 }
 
 /// The functions a scope spec names, with the class each belongs to.
+/// `@register_fused_func("deepep", "flashinfer_trtllm")`, `@register_attention_backend("triton")`:
+/// a function put into a registry under a key runs only when its key is looked
+/// up, not on every path through its module (walkRegistered walks the rows' own).
+bool registeredUnderKey(const ParsedModule &pm, TSNode def) {
+  TSNode decorated = ts_node_parent(def);
+  if (isNull(decorated) || type(decorated) != "decorated_definition") return false;
+  bool registered = false;
+  registryDecoratorsQuery().run(pm, decorated, [&](const Query::Captures &caps) {
+    auto target = caps.find("registry.target");
+    registered |= target != caps.end() && ts_node_parent(target->second).id == def.id;
+  });
+  return registered;
+}
+
 std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::string &qualname) {
   std::vector<FuncRef> out;
   auto addClass = [&](const ClassRef &cls) {
@@ -241,7 +255,8 @@ std::vector<FuncRef> scopeFunctions(Interpreter &in, Module *m, const std::strin
   };
   if (qualname.empty()) { // a whole module: its functions and its classes' methods
     for (const auto &[name, b] : m->symbols) {
-      if (b.kind == Binding::Kind::Function) out.push_back(FuncRef{m, b.node, {}, false, false});
+      if (b.kind == Binding::Kind::Function && !registeredUnderKey(*m->parsed, b.node))
+        out.push_back(FuncRef{m, b.node, {}, false, false});
       if (b.kind == Binding::Kind::Class && !in.isBackendEnum(ClassRef{m, b.node})) addClass(ClassRef{m, b.node});
     }
     std::sort(out.begin(), out.end(), [](const FuncRef &a, const FuncRef &b) {
