@@ -39,6 +39,27 @@ bool quotesFlag(std::string_view text, const QuantProfile &quant) {
   return false;
 }
 
+/// Whether `text` names one of the quant's flag values as a quantization
+/// method: returned (`get_name()`: `return "modelopt_fp4"`) or compared with
+/// a quant flag (`quant_method == "nvfp4"`). A model's own config naming the
+/// format for something else (`index_k_quant_type = "nvfp4"`) does not.
+bool namesFlagAsMethod(const std::string &text, const QuantProfile &quant, const Vocabulary &vocab) {
+  for (const auto &f : quant.flags) {
+    for (const std::string q : {"\"" + f + "\"", "'" + f + "'"}) {
+      if (containsText(text, "return " + q)) return true;
+      for (size_t p = findText(text, q); p != std::string::npos; p = findText(text, q, p + 1)) {
+        size_t bol = text.rfind('\n', p) + 1;
+        std::string_view before(text.data() + bol, p - bol);
+        bool compared = before.find("==") != std::string_view::npos || before.find(" in ") != std::string_view::npos;
+        if (compared && std::any_of(vocab.quantFlags.begin(), vocab.quantFlags.end(),
+                                    [&](const std::string &flag) { return mentionsWord(before, flag); }))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// A class named for the format's MoE path: `ModelOptNvFp4FusedMoEMethod`
 /// for nvfp4 (not `Mxfp4MoEMethod`: another format).
 bool namesQuantMoe(std::string name, const QuantProfile &quant) {
@@ -255,7 +276,7 @@ std::vector<ScopeSpec> quantStages(ModuleIndex &index, Interpreter &in, const Qu
         // The method of these flag values is in a file that names one
         // (modelopt_quant.py: "modelopt_fp4"); a method elsewhere serves
         // another flag (compressed-tensors' NVFP4) and counts only alone.
-        auto &into = quotesFlag(m->parsed->source(), quant) ? methods : unquotedMethods;
+        auto &into = namesFlagAsMethod(m->parsed->source(), quant, vocab) ? methods : unquotedMethods;
         for (auto &spec : protocolMethods(in, m, def, file->relPath, name)) into.push_back(std::move(spec));
         continue;
       }
@@ -431,43 +452,6 @@ std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &
     if (Module *m = index.moduleForFile(*tree, *file); m && m->parsed)
       collectStringBackends(*m->parsed, m->parsed->root(), vocab, out);
   return out;
-}
-
-/// Attributes filled with the capability of every GPU present, found from
-/// the code (FlashInfer's CompilationContext): inside `class C`, a loop
-/// `for d in range(torch.cuda.device_count()):` whose body reads
-/// `get_device_capability(` and adds to `self.X` (`.add(` / `.append(`)
-/// makes `C.X` a device_capability_list, as a profile's `attributes` would.
-void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::string> &attributes) {
-  static const std::regex adds(R"(self\.(\w+)\.(?:add|append)\()");
-  for (const auto &tree : index.trees())
-    for (const auto &f : tree.files()) {
-      const std::string *text = tree.read(f);
-      if (!text) continue;
-      // Literal scans only: std::regex over whole files costs more than the rest of the read.
-      for (size_t at = findText(*text, "cuda.device_count()):"); at != std::string::npos;
-           at = findText(*text, "cuda.device_count()):", at + 1)) {
-        size_t bol = text->rfind('\n', at) + 1; // npos + 1 == 0
-        size_t indent = text->find_first_not_of(" \t", bol) - bol;
-        if (indent == 0 || text->compare(bol + indent, 4, "for ") != 0 || findText(*text, " in range(", bol) > at) continue;
-        size_t start = text->find('\n', at), end = start;
-        while (end != std::string::npos && (end = text->find('\n', end + 1)) != std::string::npos) { // deeper lines
-          size_t n = text->find_first_not_of(" \t", end + 1);
-          if (n != std::string::npos && text->at(n) != '\n' && n - end - 1 <= indent) break;
-        }
-        if (start == std::string::npos) continue;
-        std::string body = text->substr(start, (end == std::string::npos ? text->size() : end) - start);
-        std::smatch add;
-        if (body.find("get_device_capability(") == std::string::npos || !std::regex_search(body, add, adds)) continue;
-        size_t cls = text->rfind("\nclass ", at); // the class the loop is in
-        size_t nameAt = cls != std::string::npos ? cls + 7
-                        : text->compare(0, 6, "class ") == 0 ? 6
-                                                             : std::string::npos;
-        if (nameAt == std::string::npos) continue;
-        size_t nameEnd = text->find_first_of("(:", nameAt);
-        attributes.emplace(text->substr(nameAt, nameEnd - nameAt) + "." + add[1].str(), "device_capability_list");
-      }
-    }
 }
 
 namespace {

@@ -51,8 +51,4 @@ std::vector<std::string> stringBackends(ModuleIndex &index, const QuantProfile &
 QuantProfile libraryEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
                             std::vector<std::string> &rows);
 
-/// `Class.attr` -> device_capability_list for attributes a device loop fills
-/// with get_device_capability (added where the profile says nothing).
-void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::string> &attributes);
-
 } // namespace archscope::py

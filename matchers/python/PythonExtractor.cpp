@@ -18,6 +18,7 @@
 
 #include "matchers/python/FactSink.h"
 #include "matchers/python/FormatNames.h"
+#include "matchers/python/InferredAttributes.h"
 #include "matchers/python/InferredScope.h"
 #include "matchers/python/OracleReader.h"
 #include "matchers/python/AnsweringLines.h"
@@ -658,6 +659,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   PhaseTimer timer;
   readAllFiles(index);
   inferCapabilityLists(index, vocab.attributeValues);
+  inferAttributeRegistries(index, vocab.attributeValues);
   Interpreter in(index, vocab);
   timer.lap("read", std::to_string(index.parsedCount()) + " modules parsed so far");
   // The predicate table is independent of dispatch: it runs beside it, with
