@@ -101,6 +101,21 @@ bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
   return mentionsMoe(relPath) && !modelDefinition && namesFormat(fs::path(relPath).stem().string(), quant.name) != false;
 }
 
+/// A module-level `def F(backend):` of the oracle's module that maps each
+/// member of `enumName` to kernel classes (`if backend == E.X: return [XExperts]`):
+/// the kernel map where the walk over the candidates asks a helper object
+/// (vLLM 0.34: `kernel_cls, _ = oracle.try_backend(backend)`); "" if none.
+std::string kernelMapBeside(const std::string &text, const std::string &enumName) {
+  static const std::regex def(R"((?:^|\n)def (\w+)\(\s*(\w+)\s*[:,)])");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it) {
+    size_t start = size_t(it->position()) + 1, end = findText(text, "\ndef ", start);
+    std::string_view body(text.data() + start, (end == std::string::npos ? text.size() : end) - start);
+    if (containsText(body, (*it)[2].str() + " == " + enumName + ".") && containsText(body, "return ["))
+      return (*it)[1];
+  }
+  return "";
+}
+
 /// A vLLM-style oracle found from the code: a module-level `def select_*`
 /// named for the format (`select_nvfp4_moe_backend`; or `select_*backend*`
 /// where neither it nor its module names another format) holding an ordered list
@@ -112,7 +127,7 @@ bool isMoeModule(const std::string &relPath, const QuantProfile &quant) {
 /// define most. Returns the quant with its oracle and that function as scope.
 std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfile &quant) {
   static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
-  static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*\w*Backend\.)");
+  static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*(\w*Backend)\.)");
   // `for k in backend_to_kernel_cls(backend):`, or one class each: `k = backend_to_kernel_cls(backend)`.
   static const std::regex kernelLoop(R"((?:for \w+ in |\n[ \t]+\w+ = )(\w+)\((\w+)\)(?::|\s*(?:#[^\n]*)?\n))");
   static const std::regex deviceCheckDef(R"(def (_?supports?_\w*device\w*)\()");
@@ -149,6 +164,7 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
           kernelMap = (*l)[1];
           break;
         }
+      if (kernelMap.empty()) kernelMap = kernelMapBeside(*text, list[2]); // the loop asks a helper class
       if (kernelMap.empty()) continue;
       QuantProfile q = quant;
       q.scope = {{f.relPath, name}};
