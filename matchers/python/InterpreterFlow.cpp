@@ -47,6 +47,29 @@ bool isConstantChoice(const Value &v, int depth) {
          isConstantChoice(v.items[1], depth + 1);
 }
 
+Condition presentAt(const Value &list, size_t i) {
+  return list.present.empty() ? Condition::truth() : list.present[i];
+}
+
+/// Lists of which one is the other with items appended on its side of the
+/// branch: the shared items where either had them, the appended ones only
+/// on that side (so `if not xs: raise` after the join is exact).
+std::optional<Value> mergeAppended(const Condition &c, const Value &a, const Value &b) {
+  if (a.open || b.open || a.items.size() == b.items.size()) return std::nullopt;
+  bool aLonger = a.items.size() > b.items.size();
+  const Value &longer = aLonger ? a : b, &shorter = aLonger ? b : a;
+  for (size_t i = 0; i < shorter.items.size(); ++i)
+    if (!sameValue(longer.items[i], shorter.items[i])) return std::nullopt;
+  Condition side = aLonger ? c : !c;
+  Value merged = longer;
+  merged.present.clear();
+  for (size_t i = 0; i < longer.items.size(); ++i)
+    merged.present.push_back(i < shorter.items.size()
+                                 ? (side && presentAt(longer, i)) || (!side && presentAt(shorter, i))
+                                 : side && presentAt(longer, i));
+  return merged;
+}
+
 /// if c then a else b, for values the interpreter can merge.
 Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in) {
   using K = Value::Kind;
@@ -62,6 +85,8 @@ Value merge(const Condition &c, const Value &a, const Value &b, Interpreter &in)
     merged.open = a.open || b.open;
     return merged;
   }
+  if (a.is(K::Tuple) && b.is(K::Tuple)) // `if c: xs.append(v)`: items appended on one side
+    if (auto appended = mergeAppended(c, a, b)) return *appended;
   if (a.kind == b.kind && a.text == b.text && (a.is(K::Str) || a.is(K::EnumMember) || a.is(K::Backend)))
     return a;
   if (a.kind == b.kind && a.is(K::Func) && a.func.def.id == b.func.def.id) return a;

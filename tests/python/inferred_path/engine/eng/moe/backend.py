@@ -16,6 +16,9 @@ class MoeRunnerBackend(Enum):
     def is_marlin(self):
         return self == MoeRunnerBackend.MARLIN
 
+    def is_cutlass(self):
+        return self == MoeRunnerBackend.CUTLASS
+
 
 _MOE_RUNNER_BACKEND = MoeRunnerBackend.AUTO
 
