@@ -99,9 +99,16 @@ public:
   /// backend value are looked up there).
   void addBackendClass(ClassRef cls) { backendClasses_.push_back(cls); }
   const std::vector<ClassRef> &backendClasses() const { return backendClasses_; }
+  /// The top-level packages of the engine's own code (those of the rows' enums).
+  void setEnginePackages(std::set<std::string> packages) { enginePackages_ = std::move(packages); }
+  const std::set<std::string> &enginePackages() const { return enginePackages_; }
   const Vocabulary &vocab() const { return vocab_; }
 
   static constexpr int kMaxDepth = 6;
+  static constexpr int kEntryDepth = 1; ///< the depth an entry's walk starts at
+  /// Whether `m` is the engine's code, not a kernel library's: in the first
+  /// tree and, where the rows' enums are known, in one of their packages.
+  bool inEngine(const Module *m) const;
   /// Statements one top-level walk may interpret before calls turn opaque:
   /// keeps huge call graphs (a whole package in generic mode) linear.
   static constexpr long kStepBudget = 20000;
@@ -161,6 +168,8 @@ private:
   std::map<const void *, SelfAssignments> selfAssignments_;
   long steps_ = kStepBudget;
   int sinkDepth_ = 3; ///< calls deeper than this report no facts
+  std::set<std::string> enginePackages_;
+  int libraryDepthResets_ = 0; ///< engine-to-library calls on the stack walked as entries
   /// "module.getter" -> the JIT specs its first module-building assignment makes
   std::map<std::string, std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>>> getterSpecs_;
 

@@ -481,8 +481,15 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     if (isJitBuilder(fname)) jitModule = jitModuleFrom(args, kwargs);
     Value v = jitModule ? Value{} : builtinCall(fname, args, kwargs, text, handled);
     if (handled) return v;
-    if (caller.depth >= kMaxDepth || !budgetLeft()) return jitModule ? *jitModule : Value::unknown(text);
-    FlowSink *sink = caller.depth < sinkDepth_ ? caller.sink : nullptr;
+    // The first call from the engine into a kernel library walks the callee
+    // at the depth of an entry, as a profile's entry there would be: the
+    // engine's wrappers (a registered runner, its format helper) do not use
+    // up the depth the library's chain to its JIT build needs.
+    bool intoLibrary = caller.sink && libraryDepthResets_ == 0 && caller.depth > kEntryDepth - 1 &&
+                       caller.depth < sinkDepth_ && inEngine(caller.mod) && !inEngine(callee.func.mod);
+    int depth = intoLibrary ? kEntryDepth - 1 : caller.depth;
+    if (depth >= kMaxDepth || !budgetLeft()) return jitModule ? *jitModule : Value::unknown(text);
+    FlowSink *sink = depth < sinkDepth_ ? caller.sink : nullptr;
     // Without a sink a call's value depends only on the function and its
     // arguments: interpret each distinct call once.
     std::string key;
@@ -495,8 +502,10 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
       if (inProgress_.count(callee.func.def.id)) return Value::unknown(text); // recursion
       inProgress_.insert(callee.func.def.id);
     }
-    Value r = walkFunction(callee.func, std::move(args), std::move(kwargs), caller.reach, sink,
-                           caller.depth + 1, callee.self.get());
+    libraryDepthResets_ += intoLibrary;
+    Value r = walkFunction(callee.func, std::move(args), std::move(kwargs), caller.reach, sink, depth + 1,
+                           callee.self.get());
+    libraryDepthResets_ -= intoLibrary;
     // A device query through another API (NVML, nvidia-smi) that the code
     // cannot be followed into still answers the SM version its name promises.
     static const std::regex smQuery(R"(device_sm|sm_version|get_sm\b|compute_cap)");
@@ -527,6 +536,11 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
   default:
     return Value::unknown(text);
   }
+}
+
+bool Interpreter::inEngine(const Module *m) const {
+  if (!m || m->tree != &index_.trees()[0]) return false;
+  return enginePackages_.empty() || enginePackages_.count(m->name.substr(0, m->name.find('.')));
 }
 
 std::string Interpreter::className(const ClassRef &cls) {

@@ -85,6 +85,7 @@ size_t selectorMatch(const std::string &enumName, const Vocabulary &vocab) {
 std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Facts &facts) {
   std::vector<std::string> rows;
   std::map<std::string, std::vector<BackendFact>> byEnum; // enum class -> members, in file order
+  std::map<std::string, std::string> enumPackage;         // enum class -> its top-level package
   const SourceTree &engine = index.trees()[0];
   std::vector<std::pair<const SourceTree *, const SourceFile *>> candidates;
   for (const auto &f : engine.files())
@@ -99,6 +100,7 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
       ClassRef ref{m, cls};
       if (!in.isBackendEnum(ref)) return;
       in.addBackendClass(ref);
+      enumPackage[in.className(ref)] = m->name.substr(0, m->name.find('.'));
       auto &members = byEnum[in.className(ref)];
       for (TSNode stmt : namedChildren(field(cls, "body"))) {
         if (type(stmt) != "expression_statement") continue;
@@ -115,6 +117,7 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
   // (MoeRunnerBackend: moe_runner_backend) and for no other format are the
   // rows, where any is: SGLang's TransferBackend, MoeA2ABackend or
   // Fp8GemmRunnerBackend are other choices.
+  std::set<std::string> enginePackages; // where the rows' enums live: the engine's own code
   size_t best = 0;
   if (in.vocab().backendEnums.empty())
     for (const auto &[cls, members] : byEnum)
@@ -128,7 +131,9 @@ std::vector<std::string> catalogBackends(ModuleIndex &index, Interpreter &in, Fa
       facts.backends.push_back(b);
       if (std::find(rows.begin(), rows.end(), b.name) == rows.end()) rows.push_back(b.name);
     }
+    if (!members.empty()) enginePackages.insert(enumPackage[cls]);
   }
+  in.setEnginePackages(std::move(enginePackages));
   return rows;
 }
 
@@ -482,7 +487,7 @@ void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &f
   sink.setBackend(backend);
   in.resetBudget();
   in.setSinkDepth(6); // library call chains to the JIT build are deeper
-  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend) && when, &sink, 1, self);
+  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend) && when, &sink, Interpreter::kEntryDepth, self);
   sink.setBackend("");
   in.setSinkDepth(3);
 }
@@ -698,6 +703,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   registeredFacts.backends = r.facts.backends;
   auto registered = std::async(std::launch::async, [&] {
     Interpreter own(index, vocab);
+    own.setEnginePackages(in.enginePackages());
     FactSink ownSink(own, registeredFacts, rows);
     walkRegistered(index, own, oracle ? *oracle : quant, rows, ownSink, registeredFacts);
   });
