@@ -57,22 +57,20 @@ pin_in() {
 }
 
 with=() sources=()
-for c in "${SGLANG_MONTHS[@]}"; do
-  export_tree "$SGLANG_GIT" "$c" "sglang-$c"
-  v=$(pin_of "sglang-$c")
-  export_tree "$FLASHINFER_GIT" "v$v" "flashinfer-$v"
-  cubin_wheel "$v"
-  with+=("sglang-$c:flashinfer-$v:flashinfer-cubin-$v")
-  sources+=("sglang-$c:flashinfer-$v")
-done
-for c in "${VLLM_MONTHS[@]}"; do
-  export_tree "$VLLM_GIT" "$c" "vllm-$c"
-  v=$(pin_of "vllm-$c")
-  export_tree "$FLASHINFER_GIT" "v$v" "flashinfer-$v"
-  cubin_wheel "$v"
-  with+=("vllm-$c:flashinfer-$v:flashinfer-cubin-$v")
-  sources+=("vllm-$c:flashinfer-$v")
-done
+engine_months() { # NAME GIT COMMIT...: each commit with its pin, from sources and with the cubin wheel
+  local name=$1 git=$2 c v
+  shift 2
+  for c in "$@"; do
+    export_tree "$git" "$c" "$name-$c"
+    v=$(pin_of "$name-$c")
+    export_tree "$FLASHINFER_GIT" "v$v" "flashinfer-$v"
+    cubin_wheel "$v"
+    with+=("$name-$c:flashinfer-$v:flashinfer-cubin-$v")
+    sources+=("$name-$c:flashinfer-$v")
+  done
+}
+engine_months sglang "$SGLANG_GIT" "${SGLANG_MONTHS[@]}"
+engine_months vllm "$VLLM_GIT" "${VLLM_MONTHS[@]}"
 rows="flashinfer_trtllm=trtllm_fp4_block_scale_moe,flashinfer_cutlass=cutlass_fused_moe"
 rows+=",flashinfer_cutedsl=CuteDslMoEWrapper,flashinfer_b12x=B12xMoEWrapper"
 alone=()

@@ -50,7 +50,8 @@ bool namesFlagAsMethod(const std::string &text, const QuantProfile &quant, const
       for (size_t p = findText(text, q); p != std::string::npos; p = findText(text, q, p + 1)) {
         size_t bol = text.rfind('\n', p) + 1;
         std::string_view before(text.data() + bol, p - bol);
-        bool compared = before.find("==") != std::string_view::npos || before.find(" in ") != std::string_view::npos;
+        bool compared =
+            before.find("==") != std::string_view::npos || before.find(" in ") != std::string_view::npos;
         if (compared && std::any_of(vocab.quantFlags.begin(), vocab.quantFlags.end(),
                                     [&](const std::string &flag) { return mentionsWord(before, flag); }))
           return true;
@@ -129,7 +130,8 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
   static const std::regex selectDef(R"((?:^|\n)def (select_\w+)\()");
   static const std::regex candidatesList(R"(\n[ \t]+(\w+) = \[\s*(\w*Backend)\.)");
   // `for k in backend_to_kernel_cls(backend):`, or one class each: `k = backend_to_kernel_cls(backend)`.
-  static const std::regex kernelLoop(R"((?:for \w+ in |\n[ \t]+\w+ = )(\w+)\((\w+)\)(?::|\s*(?:#[^\n]*)?\n))");
+  static const std::regex kernelLoop(
+      R"((?:for \w+ in |\n[ \t]+\w+ = )(\w+)\((\w+)\)(?::|\s*(?:#[^\n]*)?\n))");
   static const std::regex deviceCheckDef(R"(def (_?supports?_\w*device\w*)\()");
   const SourceTree &engine = index.trees()[0];
   std::map<std::string, int> checkNames;
@@ -159,7 +161,8 @@ std::optional<QuantProfile> discoverOracle(ModuleIndex &index, const QuantProfil
       // The kernel map takes one candidate; a call on the whole list is a
       // rewrite of it (`AVAILABLE_BACKENDS = prioritize_humming(AVAILABLE_BACKENDS)`).
       std::string kernelMap;
-      for (auto l = std::sregex_iterator(body.begin(), body.end(), kernelLoop); l != std::sregex_iterator(); ++l)
+      for (auto l = std::sregex_iterator(body.begin(), body.end(), kernelLoop); l != std::sregex_iterator();
+           ++l)
         if ((*l)[2] != list[1].str()) {
           kernelMap = (*l)[1];
           break;

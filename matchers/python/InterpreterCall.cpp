@@ -47,9 +47,6 @@ const std::set<std::string> kWrappers = {"lru_cache", "cache", "cached", "wraps"
                                          "staticmethod", "classmethod", "property"};
 const std::set<std::string> kPassThrough = {"tuple", "list", "int", "sorted", "set", "frozenset", "str"};
 
-/// `has_flashinfer()`, `is_b12x_available()`: whether a package imports. Such
-/// probes stay opaque (package atoms that split cells) rather than being
-/// interpreted; names about the hardware (`has_sm89_capability`) are not probes.
 /// str.lower(), str.upper() and str.strip() of a known string.
 std::string stringMethod(std::string s, const std::string &method) {
   if (method == "strip") {
@@ -75,6 +72,9 @@ Value firstPresent(const Value &items, const Value &fallback, const std::string 
   return fallback;
 }
 
+/// `has_flashinfer()`, `is_b12x_available()`: whether a package imports. Such
+/// probes stay opaque (package atoms that split cells) rather than being
+/// interpreted; names about the hardware (`has_sm89_capability`) are not probes.
 bool isPackageProbe(const std::string &name) {
   static const std::regex probe(R"(^_?(has_\w+|is_\w+_available|\w+_available|find_spec)$)");
   static const std::regex hardware(R"((capability|sm_?\d|arch|blackwell|hopper|ampere|cuda_version))");
@@ -206,10 +206,12 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
   }
   if (name == "enumerate" && args.size() == 1 && args[0].is(K::Tuple)) {
     Value pairs = args[0];
-    for (size_t i = 0; i < pairs.items.size(); ++i) pairs.items[i] = Value::tuple({Value::integer(long(i)), pairs.items[i]});
+    for (size_t i = 0; i < pairs.items.size(); ++i)
+      pairs.items[i] = Value::tuple({Value::integer(long(i)), pairs.items[i]});
     return pairs;
   }
-  if (name == "next" && !args.empty() && args[0].is(K::Tuple)) return firstPresent(args[0], args.size() > 1 ? args[1] : Value::unknown(text), text);
+  if (name == "next" && !args.empty() && args[0].is(K::Tuple))
+    return firstPresent(args[0], args.size() > 1 ? args[1] : Value::unknown(text), text);
   if (dotted == "isinstance" && args.size() == 2) {
     std::string cls = args[1].is(K::Class) ? className(args[1].cls) : lastComponent(args[1].text);
     if (args[0].is(K::EnumMember) && (cls == "Enum" || cls == "IntEnum" || cls == "StrEnum"))
@@ -257,9 +259,8 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
       }
     }
     if (obj.is(K::CudaStr)) return obj;
-    if (obj.is(K::Str) && args.empty() && (method == "lower" || method == "upper" || method == "strip")) {
+    if (obj.is(K::Str) && args.empty() && (method == "lower" || method == "upper" || method == "strip"))
       return Value::string(stringMethod(obj.text, method));
-    }
     if (obj.is(K::Tuple) && method == "copy" && args.empty()) return obj;
     if (obj.is(K::Backend) && (method == "lower" || method == "upper" || method == "strip")) return obj;
     if (obj.is(K::Tuple) && method == "get" && !args.empty()) return Value::unknown(text);
@@ -485,7 +486,7 @@ Value Interpreter::callValue(const Value &callee, std::vector<Value> args,
     // at the depth of an entry, as a profile's entry there would be: the
     // engine's wrappers (a registered runner, its format helper) do not use
     // up the depth the library's chain to its JIT build needs.
-    bool intoLibrary = caller.sink && libraryDepthResets_ == 0 && caller.depth > kEntryDepth - 1 &&
+    bool intoLibrary = caller.sink && libraryDepthResets_ == 0 && caller.depth >= kEntryDepth &&
                        caller.depth < sinkDepth_ && inEngine(caller.mod) && !inEngine(callee.func.mod);
     int depth = intoLibrary ? kEntryDepth - 1 : caller.depth;
     if (depth >= kMaxDepth || !budgetLeft()) return jitModule ? *jitModule : Value::unknown(text);

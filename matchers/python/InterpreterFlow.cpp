@@ -230,7 +230,7 @@ private:
     Value at = in_.evalExpr(args[0], f_);
     bool pops = type(args[1]) == "call" && pm().text(field(field(args[1], "function"), "attribute")) == "pop";
     std::optional<Value> item = pops ? popped(args[1]) : std::optional(in_.evalExpr(args[1], f_));
-    list = mutatedList(call); // popping from another list may have moved this one
+    list = mutatedList(call); // a failed pop from this same list has made it unknown
     if (!item || !at.is(Value::Kind::Int) || !list || !list->present.empty()) return false;
     long n = long(list->items.size());
     long i = std::clamp(at.i < 0 ? at.i + n : at.i, 0L, n);
@@ -240,7 +240,8 @@ private:
 
   /// The list a mutation not modelled leaves: unknown.
   void forget(TSNode call) {
-    if (Value *list = mutatedList(call)) *list = Value::unknown(std::string(pm().text(field(field(call, "function"), "object"))));
+    if (Value *list = mutatedList(call))
+      *list = Value::unknown(std::string(pm().text(field(field(call, "function"), "object"))));
   }
 
   /// The local list a `NAME.method(...)` call mutates, or null.

@@ -487,7 +487,8 @@ void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &f
   sink.setBackend(backend);
   in.resetBudget();
   in.setSinkDepth(6); // library call chains to the JIT build are deeper
-  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend) && when, &sink, Interpreter::kEntryDepth, self);
+  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend) && when, &sink, Interpreter::kEntryDepth,
+                  self);
   sink.setBackend("");
   in.setSinkDepth(3);
 }
