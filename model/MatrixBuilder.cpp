@@ -171,14 +171,21 @@ public:
     }
     d.verdict = Verdict::Supported;
     d.reason = "dispatch admits it on " + t.name();
-    for (auto *r : routes) append(d.evidence, *r, "dispatch branch", e);
+    // The raises this GPU may hit are what a reader of "supported" needs most:
+    // they keep their place when a backend has many dispatch branches.
+    // The backend's own first (its kernel's build), then the engine's stages.
+    std::vector<const GuardFact *> mayRaise;
+    for (bool own : {true, false})
+      for (const auto &g : facts_.guards)
+        if (g.kind == Kind::Reject && appliesTo(g, b) && (g.backend == b) == own && g.cond.eval(e) == Tri::Unknown &&
+            readsHardware(g) && mayRaise.size() < 4)
+          mayRaise.push_back(&g);
+    size_t shownRoutes = mayRaise.empty() ? routes.size() : std::min<size_t>(routes.size(), 6);
+    for (size_t i = 0; i < shownRoutes; ++i) append(d.evidence, *routes[i], "dispatch branch", e);
     for (auto *s : supports)
       if (s->cond.eval(e) != Tri::False) append(d.evidence, *s, "device check holds on " + t.name(), e);
     for (auto *g : declared) append(d.evidence, *g, "allow-list includes " + t.name(), e);
-    for (const auto &g : facts_.guards)
-      if (g.kind == Kind::Reject && appliesTo(g, b) && g.cond.eval(e) == Tri::Unknown &&
-          readsHardware(g) && d.evidence.size() < 12)
-        append(d.evidence, g, "may raise: depends on " + describeUnknowns(g.cond, e), e);
+    for (auto *g : mayRaise) append(d.evidence, *g, "may raise: depends on " + describeUnknowns(g->cond, e), e);
     if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, e, d) && !isaLacks(b, t, e, d)) cubinsUnseen(b, t, e, d);
     dedupe(d.evidence);
     return d;

@@ -405,6 +405,21 @@ class Outputs(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("backends: auto, gen_cubins", r.stderr)
 
+    def test_explain_keeps_the_raises_a_supported_cell_may_hit(self):
+        # Many dispatch branches must not crowd out the raise this GPU may hit.
+        branches = "".join(f"def step{i}(moe_backend, x):\n    if moe_backend == MoeBackend.GEN:\n"
+                           f"        return x + {i}\n    return x\n\n" for i in range(16))
+        root = scratch()
+        make_tree(root, {"eng/__init__.py": "", "eng/moe.py": (
+            "import enum\nimport torch\n\nclass MoeBackend(enum.Enum):\n    GEN = 'gen'\n\n" + branches +
+            "def run(moe_backend, config):\n"
+            "    if moe_backend == MoeBackend.GEN and config.wide and torch.cuda.get_device_capability()[0] == 12:\n"
+            "        raise RuntimeError('the wide tile needs more shared memory than sm_12x has')\n")})
+        r = run("explain", "gen", "sm_120", root, "--no-color")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("nvfp4: supported", r.stdout)
+        self.assertIn("may raise: depends on config.wide", r.stdout)
+
 
 RULES = pathlib.Path(__file__).resolve().parent.parent / "rules"
 
