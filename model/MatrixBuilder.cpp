@@ -91,6 +91,41 @@ public:
     return it->second;
   }
 
+  /// Raises on the backend's own way to its kernels (the walk of its entries)
+  /// that depend on the GPU and, none on every path alone, lie on every path
+  /// of that walk that reaches a compiled kernel: the JIT build that has no
+  /// architecture for this GPU, reached from each of a runner's branches.
+  /// Paths that raise before any kernel (a configuration refused) do not
+  /// count, nor do the engine's stages (a weight-layout helper kernel called
+  /// there). Their sites, or nullopt.
+  std::optional<std::vector<const GuardFact *>> everyKernelPathRaises(const std::string &b, const EvalEnv &e,
+                                                                      int from, int to) const {
+    Condition toKernel = Condition::falsity(), byGpu = Condition::falsity(), anyRaise = Condition::falsity();
+    std::vector<const GuardFact *> sites;
+    for (const auto &g : facts_.guards) {
+      if (g.backend != b || g.cond.eval(e) == Tri::False) continue;
+      if (g.kind == Kind::Calls) toKernel = toKernel || g.cond;
+      if (g.kind != Kind::Reject || g.order < from || g.order >= to) continue;
+      anyRaise = anyRaise || g.cond;
+      if (!readsHardware(g)) continue;
+      byGpu = byGpu || g.cond;
+      if (sites.size() < 4) sites.push_back(&g);
+    }
+    if (sites.empty() || toKernel.isFalse()) return std::nullopt;
+    std::string key = "kernel|" + b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
+    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
+    auto [it, fresh] = everyValue_.try_emplace(key, Tri::Unknown);
+    // Some path reaches a kernel; every path raises or reaches one (none
+    // returns through kernels archscope cannot see, a CuTe DSL runner's); and
+    // every path that reaches one raises on this GPU.
+    if (fresh)
+      it->second = toKernel.evalSomeValue(e) != Tri::True || (toKernel || anyRaise).evalEveryValue(e) != Tri::True
+                       ? Tri::False
+                       : (!toKernel || byGpu).evalEveryValue(e);
+    if (it->second != Tri::True) return std::nullopt;
+    return sites;
+  }
+
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
               const std::map<std::string, bool> &assume) const {
     EvalEnv e;
@@ -118,6 +153,12 @@ public:
         append(d.evidence, g, "taken on " + t.name() + ": raises", e);
         return d;
       }
+    }
+    if (auto sites = everyKernelPathRaises(b, e, from, to)) {
+      d.verdict = Verdict::Rejected;
+      d.reason = "every path that reaches its kernels raises on " + t.name() + " first";
+      for (auto *g : *sites) append(d.evidence, *g, "raises on " + t.name() + " on the way to the kernel", e);
+      return d;
     }
     std::vector<const GuardFact *> supports, declared, routes;
     for (const auto &g : facts_.guards) {

@@ -114,15 +114,6 @@ INSTALLED = {
     ("marlin", "sm_90"): ("supported", None, "modelopt_quant.py:2381 use_marlin_fallback = is_marlin()"),
     ("marlin", "sm_120"): ("supported", None, "Muse Spark's SP-prefill raise is about that mode, not the GPU"),
 }
-# Without a profile, reached through SGLang's registered runner: the JIT
-# build's raise for sm_110 is found on the paths that reach the kernel, but
-# the runner's other paths (a configuration error raised first, checks left
-# open) keep it from being proved on every path. The profile's entry, in
-# FlashInfer itself, proves it.
-INSTALLED_NO_PROFILE_KNOWN = {
-    ("flashinfer_trtllm", "sm_110"): "supported: the raise is found on the kernel paths, not proved on all",
-}
-
 # vllm==0.34.0 and flashinfer-python==0.7.2.post1 wheels unzipped into one
 # folder: the candidate list is reordered per GPU before the oracle walks it.
 SITE_VLLM = {
@@ -171,19 +162,14 @@ def audit(binary, engine, dep, extra=()):
     return json.loads(r.stdout), time.monotonic() - start
 
 
-def check(name, doc, expected, known=None):
-    """Cells in `known` are wrong and known to be: printed as KNOWN with why,
-    not counted; one that comes right is printed as FIXED (update the test)."""
+def check(name, doc, expected):
     cells = {(c["backend"], c["target"]): c for c in doc["cells"]}
     failures = 0
     for key, (verdict, picked, why) in expected.items():
         c = cells.get(key)
         ok = c is not None and c["verdict"] == verdict and (picked is None or c.get("picked") == picked)
-        got = "missing" if c is None else f"{c['verdict']} {c.get('picked', '')}"
-        if key in (known or {}):
-            print(f"  {'FIXED' if ok else 'KNOWN'} {name} {key[0]} {key[1]}: {got} (expected {verdict}; {known[key]})")
-            continue
         failures += not ok
+        got = "missing" if c is None else f"{c['verdict']} {c.get('picked', '')}"
         print(f"  {'ok  ' if ok else 'FAIL'} {name} {key[0]} {key[1]}: {got} (expected {verdict} {picked or ''}; {why})")
     unresolved = [p["name"] for p in doc["predicates"] if p["condition"].startswith("unknown(")]
     print(f"  {name}: {len(doc['predicates'])} predicates, {len(unresolved)} not resolved: {unresolved}")
@@ -243,7 +229,7 @@ def main():
         # No profile fitted to them either: the same cells from the code alone.
         doc, seconds = audit(binary, installed, None, ["--no-profile"])
         print(f"site-packages --no-profile: audited in {seconds:.2f} s")
-        failures += check("installed --no-profile", doc, INSTALLED, INSTALLED_NO_PROFILE_KNOWN)
+        failures += check("installed --no-profile", doc, INSTALLED)
     site_vllm = root / "site-vllm"
     if (site_vllm / "vllm").is_dir():
         doc, seconds = audit(binary, site_vllm, None)

@@ -6,6 +6,7 @@ class MoeRunnerBackend(Enum):
     AUTO = "auto"
     TRTLLM = "trtllm"
     MARLIN = "marlin"
+    DSL = "dsl"
 
 
 def get_moe_runner_backend():
