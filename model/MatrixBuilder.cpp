@@ -75,6 +75,8 @@ public:
   CellDecider(const Facts &facts, const MatrixRequest &req, const LowerLayers *lower)
       : facts_(facts), req_(req), lower_(lower) {
     for (const auto &g : facts.guards) readsHardware_.push_back(g.cond.readsHardware()); // once, not per cell
+    for (const auto &g : facts.guards)
+      if (!g.backend.empty() && (g.kind == Kind::Calls || g.kind == Kind::Reject)) ownFacts_[g.backend].push_back(&g);
   }
 
   bool readsHardware(const GuardFact &g) const { return readsHardware_[&g - facts_.guards.data()]; }
@@ -100,29 +102,35 @@ public:
   /// there). Their sites, or nullopt.
   std::optional<std::vector<const GuardFact *>> everyKernelPathRaises(const std::string &b, const EvalEnv &e,
                                                                       int from, int to) const {
+    std::string key = b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
+    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
+    auto [it, fresh] = kernelPaths_.try_emplace(key);
+    if (fresh) it->second = kernelPathRaises(b, e, from, to);
+    return it->second;
+  }
+
+  std::optional<std::vector<const GuardFact *>> kernelPathRaises(const std::string &b, const EvalEnv &e, int from,
+                                                                 int to) const {
     Condition toKernel = Condition::falsity(), byGpu = Condition::falsity(), anyRaise = Condition::falsity();
     std::vector<const GuardFact *> sites;
-    for (const auto &g : facts_.guards) {
-      if (g.backend != b || g.cond.eval(e) == Tri::False) continue;
-      if (g.kind == Kind::Calls) toKernel = toKernel || g.cond;
-      if (g.kind != Kind::Reject || g.order < from || g.order >= to) continue;
-      anyRaise = anyRaise || g.cond;
-      if (!readsHardware(g)) continue;
-      byGpu = byGpu || g.cond;
-      if (sites.size() < 4) sites.push_back(&g);
+    auto own = ownFacts_.find(b);
+    if (own == ownFacts_.end()) return std::nullopt;
+    for (const GuardFact *g : own->second) {
+      if (g->cond.eval(e) == Tri::False) continue;
+      if (g->kind == Kind::Calls) toKernel = toKernel || g->cond;
+      if (g->kind != Kind::Reject || g->order < from || g->order >= to) continue;
+      anyRaise = anyRaise || g->cond;
+      if (!readsHardware(*g)) continue;
+      byGpu = byGpu || g->cond;
+      if (sites.size() < 4) sites.push_back(g);
     }
     if (sites.empty() || toKernel.isFalse()) return std::nullopt;
-    std::string key = "kernel|" + b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
-    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
-    auto [it, fresh] = everyValue_.try_emplace(key, Tri::Unknown);
     // Some path reaches a kernel; every path raises or reaches one (none
     // returns through kernels archscope cannot see, a CuTe DSL runner's); and
     // every path that reaches one raises on this GPU.
-    if (fresh)
-      it->second = toKernel.evalSomeValue(e) != Tri::True || (toKernel || anyRaise).evalEveryValue(e) != Tri::True
-                       ? Tri::False
-                       : (!toKernel || byGpu).evalEveryValue(e);
-    if (it->second != Tri::True) return std::nullopt;
+    if (toKernel.evalSomeValue(e) != Tri::True || (toKernel || anyRaise).evalEveryValue(e) != Tri::True ||
+        (!toKernel || byGpu).evalEveryValue(e) != Tri::True)
+      return std::nullopt;
     return sites;
   }
 
@@ -538,6 +546,9 @@ private:
   const LowerLayers *lower_;
   std::vector<bool> readsHardware_; ///< per fact of facts_.guards
   mutable std::unordered_map<std::string, Tri> everyValue_;
+  /// Per backend, the kernel calls and raises of its own walk (its entries).
+  std::map<std::string, std::vector<const GuardFact *>> ownFacts_;
+  mutable std::unordered_map<std::string, std::optional<std::vector<const GuardFact *>>> kernelPaths_;
 };
 
 std::string describeLowerLayers(const LowerLayers *lower) {
