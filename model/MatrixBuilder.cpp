@@ -125,11 +125,12 @@ public:
       if (sites.size() < 4) sites.push_back(g);
     }
     if (sites.empty() || toKernel.isFalse()) return std::nullopt;
-    // Some path reaches a kernel; every path raises or reaches one (none
-    // returns through kernels archscope cannot see, a CuTe DSL runner's); and
-    // every path that reaches one raises on this GPU.
-    if (toKernel.evalSomeValue(e) != Tri::True || (toKernel || anyRaise).evalEveryValue(e) != Tri::True ||
-        (!toKernel || byGpu).evalEveryValue(e) != Tri::True)
+    // Every path that reaches a kernel raises on this GPU (asked first: it
+    // fails for most backends); some path reaches one; and every path raises
+    // or reaches one (none returns through kernels archscope cannot see, a
+    // CuTe DSL runner's).
+    if ((!toKernel || byGpu).evalEveryValue(e) != Tri::True || toKernel.evalSomeValue(e) != Tri::True ||
+        (toKernel || anyRaise).evalEveryValue(e) != Tri::True)
       return std::nullopt;
     return sites;
   }
