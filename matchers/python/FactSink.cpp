@@ -39,7 +39,9 @@ std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evid
   switch (kind) {
   case GuardFact::Kind::Select: return "S" + where + reach.str();
   case GuardFact::Kind::Route: return "B" + backend + where;
-  case GuardFact::Kind::Calls: return "K" + where + backend + reach.str();
+  // The note names the entry: one site calls each module a branch chose, and
+  // their reach differs only at its end, which str() may cut.
+  case GuardFact::Kind::Calls: return "K" + where + at.note + backend + reach.str();
   case GuardFact::Kind::Declared: return "D" + where + backend + reach.str();
   default: return "";
   }

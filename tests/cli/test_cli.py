@@ -405,6 +405,16 @@ class Outputs(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("backends: auto, gen_cubins", r.stderr)
 
+    def test_each_jit_module_a_call_may_build_is_its_own_fact(self):
+        # The modules' conditions share a long prefix: one fact must not hide the other.
+        case = pathlib.Path(__file__).resolve().parent.parent / "python" / "jit_module_choice"
+        r = run("audit", str(case / "engine"), "--with", str(case / "lib"), "--profile", str(case / "profile.yaml"),
+                "--no-cache", "-q", env=dict(os.environ, ARCHSCOPE_DUMP_FACTS="1"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        calls = [line for line in r.stderr.splitlines() if line.startswith("fact calls")]
+        for module in ("jit:moe_sm120.run", "jit:moe_sm100.run"):
+            self.assertTrue(any(module in line for line in calls), f"{module} not among {calls}")
+
     def test_explain_keeps_the_raises_a_supported_cell_may_hit(self):
         # Many dispatch branches must not crowd out the raise this GPU may hit.
         branches = "".join(f"def step{i}(moe_backend, x):\n    if moe_backend == MoeBackend.GEN:\n"
