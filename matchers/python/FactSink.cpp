@@ -34,6 +34,17 @@ namespace {
 /// What makes two facts one: a select of the same site and path condition
 /// (whatever it selects), a dispatch branch per backend, a kernel call or an
 /// allow-list per backend and path condition. Raises merge per stage instead.
+std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evidence &at, const Condition &reach) {
+  std::string where = at.path + std::to_string(at.line);
+  switch (kind) {
+  case GuardFact::Kind::Select: return "S" + where + reach.str();
+  case GuardFact::Kind::Route: return "B" + backend + where;
+  case GuardFact::Kind::Calls: return "K" + where + backend + reach.str(); // see callKey
+  case GuardFact::Kind::Declared: return "D" + where + backend + reach.str();
+  default: return "";
+  }
+}
+
 /// A call's key also names what it builds: one site calls each JIT module a
 /// branch chose (FlashInfer's get_cutlass_fused_moe_module), their reach
 /// differs only at its end, which str() may cut, and their entry name may be
@@ -47,17 +58,6 @@ std::string callKey(const std::string &key, const std::string &entry, const std:
 }
 std::string callKey(const std::string &key, const std::string &entry, const JitSpec *spec) {
   return spec ? callKey(key, entry, spec->sources, spec->flags) : callKey(key, entry, {}, {});
-}
-
-std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evidence &at, const Condition &reach) {
-  std::string where = at.path + std::to_string(at.line);
-  switch (kind) {
-  case GuardFact::Kind::Select: return "S" + where + reach.str();
-  case GuardFact::Kind::Route: return "B" + backend + where;
-  case GuardFact::Kind::Calls: return "K" + where + backend + reach.str(); // see callKey
-  case GuardFact::Kind::Declared: return "D" + where + backend + reach.str();
-  default: return "";
-  }
 }
 
 std::string rejectKey(const Evidence &at, const std::string &backend, int stage) {
