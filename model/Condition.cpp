@@ -324,6 +324,24 @@ std::vector<Atom> Condition::opaqueAtoms() const {
   return out;
 }
 
+size_t Condition::hash() const {
+  std::unordered_map<const Node *, size_t> memo; // a DAG: each shared node once
+  std::function<size_t(const Node &)> of = [&](const Node &n) -> size_t {
+    if (auto it = memo.find(&n); it != memo.end()) return it->second;
+    size_t h = std::hash<int>()(int(n.op));
+    auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    if (n.op == Op::Atom) {
+      mix(std::hash<int>()(int(n.atom.kind)));
+      mix(std::hash<std::string>()(n.atom.text));
+      for (const auto &name : n.atom.names) mix(std::hash<std::string>()(name));
+    }
+    if (n.op == Op::Unknown) mix(std::hash<std::string>()(n.why));
+    for (const auto &k : n.kids) mix(of(k.node()));
+    return memo[&n] = h;
+  };
+  return of(*node_);
+}
+
 std::vector<std::string> Condition::unknownReasons() const {
   std::vector<std::string> out;
   std::unordered_set<const Node *> seen;

@@ -122,6 +122,9 @@ public:
   std::vector<Atom> atoms() const;
   /// Readable text, cut after a few hundred characters.
   std::string str() const;
+  /// A hash of the whole formula (its atoms by text, as str() shows them),
+  /// for telling facts apart where str() would cut two long ones equal.
+  size_t hash() const;
 
   /// Flat, shared-node form for the facts cache: each node is one record
   /// line; `encode` returns the record index of this condition's root.

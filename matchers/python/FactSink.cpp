@@ -32,32 +32,20 @@ Evidence evidenceAt(const Module &m, TSNode node, const std::string &note) {
 namespace {
 
 /// What makes two facts one: a select of the same site and path condition
-/// (whatever it selects), a dispatch branch per backend, a kernel call or an
-/// allow-list per backend and path condition. Raises merge per stage instead.
+/// (whatever it selects), a dispatch branch per backend, a kernel call per
+/// entry, backend and path condition (one site calls each JIT module a branch
+/// chose), or an allow-list per backend and path condition. Raises merge per
+/// stage instead. Conditions by hash: two long ones may print the same.
 std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evidence &at, const Condition &reach) {
   std::string where = at.path + std::to_string(at.line);
+  if (kind == GuardFact::Kind::Route) return "B" + backend + where;
+  std::string cond = std::to_string(reach.hash());
   switch (kind) {
-  case GuardFact::Kind::Select: return "S" + where + reach.str();
-  case GuardFact::Kind::Route: return "B" + backend + where;
-  case GuardFact::Kind::Calls: return "K" + where + backend + reach.str(); // see callKey
-  case GuardFact::Kind::Declared: return "D" + where + backend + reach.str();
+  case GuardFact::Kind::Select: return "S" + where + cond;
+  case GuardFact::Kind::Calls: return "K" + where + at.note + backend + cond; // the note names the entry
+  case GuardFact::Kind::Declared: return "D" + where + backend + cond;
   default: return "";
   }
-}
-
-/// A call's key also names what it builds: one site calls each JIT module a
-/// branch chose (FlashInfer's get_cutlass_fused_moe_module), their reach
-/// differs only at its end, which str() may cut, and their entry name may be
-/// the same (`module.run`) where the builder names no module.
-std::string callKey(const std::string &key, const std::string &entry, const std::vector<std::string> &sources,
-                    const std::vector<std::string> &flags) {
-  std::string out = key + '|' + entry;
-  for (const auto &s : sources) out += '|' + s;
-  for (const auto &f : flags) out += '|' + f;
-  return out;
-}
-std::string callKey(const std::string &key, const std::string &entry, const JitSpec *spec) {
-  return spec ? callKey(key, entry, spec->sources, spec->flags) : callKey(key, entry, {}, {});
 }
 
 std::string rejectKey(const Evidence &at, const std::string &backend, int stage) {
@@ -102,10 +90,8 @@ void FactSink::mergeFollowing(Facts &&later) {
   for (auto &g : later.guards) {
     const Evidence &at = g.chain.front();
     bool reject = g.kind == GuardFact::Kind::Reject;
-    std::string key = factKey(g.kind, g.backend, at, g.kind == GuardFact::Kind::Declared ? g.reach : g.cond);
-    if (g.kind == GuardFact::Kind::Calls)
-      key = callKey(key, g.entry, g.jitSources.empty() ? g.familySources : g.jitSources, g.jitFlags);
-    if (!reject && seen(key)) continue;
+    if (!reject && seen(factKey(g.kind, g.backend, at, g.kind == GuardFact::Kind::Declared ? g.reach : g.cond)))
+      continue;
     if (g.order != 0) g.order = g.order / 1000000 * 1000000 + ++seq_;
     if (reject) rejectIndex_[rejectKey(at, g.backend, g.order / 1000000)] = facts_.guards.size();
     facts_.guards.push_back(std::move(g));
@@ -180,7 +166,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
                             const JitSpec *spec, bool familiesOnly) {
   if (reach.isFalse()) return;
   auto ev = evidenceAt(m, site, "calls " + entry);
-  if (seen(callKey(factKey(GuardFact::Kind::Calls, backend_, ev, reach), entry, spec))) return;
+  if (seen(factKey(GuardFact::Kind::Calls, backend_, ev, reach))) return;
   GuardFact g;
   g.kind = GuardFact::Kind::Calls;
   g.cond = reach;
