@@ -10,7 +10,7 @@
 namespace archscope::py {
 namespace {
 
-/// The lines below `def` indented deeper than it: its body.
+/// The statement at `def` and the lines below it indented deeper: its body.
 std::string bodyAfter(const std::string &text, size_t def) {
   size_t bol = text.rfind('\n', def) + 1; // npos + 1 == 0
   size_t indent = def - bol;
@@ -68,16 +68,7 @@ void inferCapabilityLists(const ModuleIndex &index, std::map<std::string, std::s
         if (indent == 0 || text->compare(bol + indent, 4, "for ") != 0 ||
             findText(*text, " in range(", bol) > at)
           continue;
-        size_t start = text->find('\n', at), end = start;
-        while (end != std::string::npos &&
-               (end = text->find('\n', end + 1)) != std::string::npos) { // deeper lines
-          size_t n = text->find_first_not_of(" \t", end + 1);
-          if (n != std::string::npos && text->at(n) != '\n' && n - end - 1 <= indent)
-            break;
-        }
-        if (start == std::string::npos)
-          continue;
-        std::string body = text->substr(start, (end == std::string::npos ? text->size() : end) - start);
+        std::string body = bodyAfter(*text, bol + indent);
         std::smatch add;
         if (body.find("get_device_capability(") == std::string::npos || !std::regex_search(body, add, adds))
           continue;
