@@ -176,6 +176,13 @@ def check(name, doc, expected):
     return failures
 
 
+def check_without_profile(binary, name, tree, expected):
+    """No profile is fitted to an installed engine either: the same cells from the code alone."""
+    doc, seconds = audit(binary, tree, None, ["--no-profile"])
+    print(f"{name} --no-profile: audited in {seconds:.2f} s")
+    return check(f"{name} --no-profile", doc, expected)
+
+
 def main():
     corpus = os.environ.get("ARCHSCOPE_CORPUS")
     if not corpus:
@@ -226,18 +233,13 @@ def main():
                      if c["backend"] in rows and c["verdict"] == "unknown"]
         print(f"  {'ok  ' if not undecided else 'FAIL'} installed: undecided cells {undecided}")
         failures += len(undecided)
-        # No profile fitted to them either: the same cells from the code alone.
-        doc, seconds = audit(binary, installed, None, ["--no-profile"])
-        print(f"site-packages --no-profile: audited in {seconds:.2f} s")
-        failures += check("installed --no-profile", doc, INSTALLED)
+        failures += check_without_profile(binary, "installed", installed, INSTALLED)
     site_vllm = root / "site-vllm"
     if (site_vllm / "vllm").is_dir():
         doc, seconds = audit(binary, site_vllm, None)
         print(f"site-vllm (vllm 0.34.0 + flashinfer 0.7.2.post1): audited in {seconds:.2f} s")
         failures += check("site-vllm", doc, SITE_VLLM)
-        doc, seconds = audit(binary, site_vllm, None, ["--no-profile"])
-        print(f"site-vllm --no-profile: audited in {seconds:.2f} s")
-        failures += check("site-vllm --no-profile", doc, SITE_VLLM)
+        failures += check_without_profile(binary, "site-vllm", site_vllm, SITE_VLLM)
     torch = root / "torch-2.9.1"
     if os.environ.get("ARCHSCOPE_CORPUS_LINT") == "1" and (torch / "torch").is_dir():
         failures += check_lint("torch", lint(binary, root / "vllm", torch / "torch"), TORCH_LINT_PRESENT)
