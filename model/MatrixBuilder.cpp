@@ -43,7 +43,11 @@ struct Decision {
 /// Whether an opaque atom's text talks about the hardware itself. An SM
 /// number inside a class name (`Sm100BlockScaledGemmKernel.can_implement`)
 /// and a model's architecture (`_hf_arch(config)`) do not.
-bool atomNamesHardware(const std::string &text) {
+bool atomNamesHardware(const std::string &raw) {
+  // A source location in the atom ("try at .../blackwell_sm12x/moe_dispatch.py:343
+  // succeeds") names where the code is, not the hardware it tests.
+  static const std::regex location(R"([\w./-]+\.py:\d+)");
+  const std::string text = std::regex_replace(raw, location, "");
   static const std::regex re(R"((blackwell|hopper|ampere|capability|(^|\W|_)sm_?\d+([^a-z0-9]|$)|arch\b))",
                              std::regex::icase);
   static const std::regex modelArch(R"((^|[^a-z])(hf|model)_arch)", std::regex::icase);

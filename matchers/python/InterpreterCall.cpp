@@ -145,7 +145,9 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
     auto it = kwargs.find(kw);
     return it == kwargs.end() ? nullptr : &it->second;
   };
-  if (name == "get_device_capability") return capabilityTuple();
+  // torch.cuda.get_device_properties(d): its .major and .minor are the
+  // capability (FlashInfer's get_compute_capability reads them).
+  if (name == "get_device_capability" || dotted == "torch.cuda.get_device_properties") return capabilityTuple();
   if (name == "is_device_capability" || name == "is_device_capability_family" ||
       name == "has_device_capability") {
     const Value *a = arg(0, "capability");
