@@ -29,6 +29,7 @@
 #include <llvm/Support/Parallel.h>
 #include <llvm/Support/xxhash.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -327,6 +328,29 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
 /// node by node on the way out (the facts hold copies). The last audit's go
 /// with the process; an earlier one's (diff) before the next is built, which
 /// keeps the peak memory of one. Audits run one at a time.
+/// The profile's rows that this revision has. A row the engine's backend
+/// enum lacks (SGLang of January 2026 had no flashinfer_trtllm_routed), or,
+/// where there is no enum, a row no fact is about (FlashInfer 0.6.2 had no
+/// B12xMoEWrapper), is a backend of another revision: a profile adds no rows.
+static std::vector<std::string> rowsOfThisRevision(const std::vector<std::string> &profileRows,
+                                                   const std::vector<std::string> &codeRows, const Facts &facts,
+                                                   std::vector<std::string> &warnings) {
+  auto about = [&](const std::string &row) {
+    if (!codeRows.empty()) return std::find(codeRows.begin(), codeRows.end(), row) != codeRows.end();
+    return facts.dispatched.count(row) ||
+           std::any_of(facts.guards.begin(), facts.guards.end(), [&](const GuardFact &g) { return g.backend == row; });
+  };
+  std::vector<std::string> rows;
+  for (const auto &row : profileRows) {
+    if (row == "auto" || about(row)) rows.push_back(row);
+    else
+      warnings.push_back("profile row '" + row + "': not a backend of this revision (" +
+                         (codeRows.empty() ? "nothing in the trees is about it" : "the backend enum has no such member") +
+                         "), left out");
+  }
+  return rows;
+}
+
 static py::ModuleIndex &freshIndex(std::vector<SourceTree> trees) {
   static auto *kept = new std::unique_ptr<py::ModuleIndex>;
   kept->reset();
@@ -429,7 +453,9 @@ AuditResult runAudit(const Options &opts) {
   timer.lap("python", result.fromCache ? "facts from the cache" : "");
 
   MatrixRequest req;
-  req.backends = profile.backends.empty() ? extracted.backends : profile.backends;
+  req.backends = profile.backends.empty()
+                     ? extracted.backends
+                     : rowsOfThisRevision(profile.backends, extracted.backends, extracted.facts, result.matrix.warnings);
   req.quants.push_back({quant->name, {quant->flags.begin(), quant->flags.end()}});
   req.targets = chooseTargets(opts, table);
   KernelFamilies kernelFamilies = KernelFamilies::load(dataDir + "/kernel-families.yaml");

@@ -15,3 +15,5 @@ from .moe import fp4_moe, sm12x_moe
 # EXPECT-CELL: sm12x_moe sm_100 rejected
 # EXPECT-CELL: sm12x_moe sm_120 supported
 # EXPECT-CELL: sm12x_moe sm_121 supported
+# profile.yaml's gone_moe row names an entry this tree lacks.
+# EXPECT-NO-ROW: gone_moe

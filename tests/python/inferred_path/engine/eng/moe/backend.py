@@ -25,3 +25,6 @@ _MOE_RUNNER_BACKEND = MoeRunnerBackend.AUTO
 
 def get_moe_runner_backend():
     return _MOE_RUNNER_BACKEND
+
+# A row no revision of this enum has (stale-profile.yaml names it).
+# EXPECT-NO-ROW: trtllm_routed
