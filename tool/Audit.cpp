@@ -324,10 +324,6 @@ static void nameLikeTheTrees(LowerLayers &lower, const std::vector<std::string> 
       for (auto &m : marks) rename(m.where);
 }
 
-/// Like clang's -disable-free: the hundreds of syntax trees are not freed
-/// node by node on the way out (the facts hold copies). The last audit's go
-/// with the process; an earlier one's (diff) before the next is built, which
-/// keeps the peak memory of one. Audits run one at a time.
 /// The profile's rows that this revision has. A row the engine's backend
 /// enum lacks (SGLang of January 2026 had no flashinfer_trtllm_routed), or,
 /// where there is no enum, a row no fact is about (FlashInfer 0.6.2 had no
@@ -351,6 +347,10 @@ static std::vector<std::string> rowsOfThisRevision(const std::vector<std::string
   return rows;
 }
 
+/// Like clang's -disable-free: the hundreds of syntax trees are not freed
+/// node by node on the way out (the facts hold copies). The last audit's go
+/// with the process; an earlier one's (diff) before the next is built, which
+/// keeps the peak memory of one. Audits run one at a time.
 static py::ModuleIndex &freshIndex(std::vector<SourceTree> trees) {
   static auto *kept = new std::unique_ptr<py::ModuleIndex>;
   kept->reset();
