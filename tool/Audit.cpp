@@ -455,7 +455,7 @@ AuditResult runAudit(const Options &opts) {
   MatrixRequest req;
   req.backends = profile.backends.empty()
                      ? extracted.backends
-                     : rowsOfThisRevision(profile.backends, extracted.backends, extracted.facts, result.matrix.warnings);
+                     : rowsOfThisRevision(profile.backends, extracted.backends, extracted.facts, warnings);
   req.quants.push_back({quant->name, {quant->flags.begin(), quant->flags.end()}});
   req.targets = chooseTargets(opts, table);
   KernelFamilies kernelFamilies = KernelFamilies::load(dataDir + "/kernel-families.yaml");

@@ -415,6 +415,15 @@ class Outputs(unittest.TestCase):
         for module in ("jit:moe_sm120.run", "jit:moe_sm100.run"):
             self.assertTrue(any(module in line for line in calls), f"{module} not among {calls}")
 
+    def test_a_profile_row_of_another_revision_is_left_out_with_a_warning(self):
+        # The row's entry exists nowhere: the profile must not add a row of "unknown" cells.
+        case = pathlib.Path(__file__).resolve().parent.parent / "python" / "device_properties"
+        r = run("audit", str(case / "engine"), "--profile", str(case / "profile.yaml"), "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("profile row 'gone_moe': not a backend of this revision", r.stderr)
+        self.assertNotIn("gone_moe ", r.stdout)
+        self.assertIn("fp4_moe ", r.stdout)
+
     def test_explain_keeps_the_raises_a_supported_cell_may_hit(self):
         # Many dispatch branches must not crowd out the raise this GPU may hit.
         branches = "".join(f"def step{i}(moe_backend, x):\n    if moe_backend == MoeBackend.GEN:\n"
