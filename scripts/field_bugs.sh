@@ -13,6 +13,7 @@
 set -euo pipefail
 dest=${1:?usage: field_bugs.sh DEST ARCHSCOPE}
 archscope=$(realpath "${2:?usage: field_bugs.sh DEST ARCHSCOPE}")
+here="$(cd "$(dirname "$0")" && pwd)"
 : "${VLLM_GIT:?a bare git repository of local-inference-lab/vllm}"
 : "${FLASHINFER_GIT:?a bare git repository of flashinfer-ai/flashinfer}"
 mkdir -p "$dest"
@@ -30,17 +31,8 @@ BUGS=(
   "20 flashinfer 9ac29d20a toolkit-gated-flag      flashinfer/jit/"
 )
 
-export_tree() { # GIT REV DIR (blobs a partial snapshot lacks are under docs/ only)
-  [ -d "$3" ] && return
-  mkdir -p "$3.part"
-  git --git-dir="$1" archive "$2" -- . ':!docs' | tar -x -C "$3.part"
-  mv "$3.part" "$3"
-}
-
-pin_in() { # TREE: the flashinfer-python version it pins, if any
-  { grep -rhoE 'flashinfer[-_]python(\[[a-z0-9,]*\])?==[0-9][0-9a-z.]*' "$1/requirements" "$1/pyproject.toml" 2>/dev/null ||
-    true; } | head -1 | sed 's/.*==//'
-}
+# shellcheck source=scripts/engine_trees.sh
+. "$here/engine_trees.sh"
 
 found=0 found_np=0 total=0
 printf '%-4s %-11s %-10s %-22s %-8s %-12s %s\n' bug engine buggy-rev rule profile --no-profile at-the-fix

@@ -24,13 +24,8 @@ FLASHINFER_TAGS=(0.6.2+ 0.6.6+ 0.6.8.post1+ 0.6.11.post2+ 0.6.14 0.6.17 fb28d724
 mkdir -p "$dest"
 cd "$dest"
 
-# A commit's tree; blobs a partial snapshot lacks are under docs/ only.
-export_tree() { # GIT COMMIT DIR
-  [ -d "$3" ] && return
-  mkdir -p "$3.part"
-  git --git-dir="$1" archive "$2" -- . ':!docs' | tar -x -C "$3.part"
-  mv "$3.part" "$3"
-}
+# shellcheck source=scripts/engine_trees.sh
+. "$here/engine_trees.sh"
 
 # The TRT-LLM-gen part of flashinfer-cubin==V: its package files and the
 # batched-GEMM cubins (the MoE kernels), not the whole 350 MB wheel.
@@ -50,10 +45,6 @@ pin_of() { # TREE: the flashinfer-python version it pins
   v=$(pin_in "$1")
   [ -n "$v" ] || { echo "history_corpus.sh: no flashinfer-python pin found in $1" >&2; exit 1; }
   echo "$v"
-}
-pin_in() {
-  { grep -rhoE 'flashinfer[-_]python(\[[a-z0-9,]*\])?==[0-9][0-9a-z.]*' "$1/python/pyproject.toml" "$1/requirements" 2>/dev/null || true; } |
-    head -1 | sed 's/.*==//'
 }
 
 with=() sources=()
