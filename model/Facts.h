@@ -52,6 +52,9 @@ struct GuardFact {
   /// Calls of a JIT module whose builder the walk saw: its sources as literal
   /// path suffixes and its literal -D/-U flags (empty otherwise).
   std::vector<std::string> jitSources, jitFlags;
+  /// The flag list's items not known literally ("..." for an unknown part):
+  /// macros the module may define beyond jitFlags.
+  std::vector<std::string> jitFlagsUnsure;
   /// Calls of a JIT module known only through its getter's body: its sources,
   /// read for the kernel families they show (not preprocessed: coverage comes
   /// from the export's own file).

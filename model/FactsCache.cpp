@@ -6,7 +6,7 @@
 //   C <condition record>            the condition table (ConditionCodec.cpp)
 //   P name  cond  evidence          a predicate
 //   B name  enumClass  evidence     a backend
-//   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags  familySources  cubinArtifacts
+//   G kind  cond  reach  backend  order  tree  chain  context  entry  jitSources  jitFlags  familySources  cubinArtifacts  jitFlagsUnsure
 //   D backend                       a backend with a dispatch site
 //   T flag  condition  evidence     a flag passed only on a new enough toolkit
 //   A function  subject  scale  listed  evidence   a per-GPU table that raises for the rest
@@ -24,7 +24,7 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-facts 5";
+constexpr const char *kHeader = "archscope-facts 6";
 
 std::string joinList(const std::vector<std::string> &items) {
   std::string out;
@@ -61,7 +61,8 @@ std::string encodeFacts(const CachedFacts &c) {
     body << "G\t" << int(g.kind) << '\t' << g.cond.encode(records, ids) << '\t' << g.reach.encode(records, ids)
          << '\t' << clean(g.backend) << '\t' << g.order << '\t' << clean(g.tree) << '\t' << chain << '\t'
          << context << '\t' << clean(g.entry) << '\t' << joinList(g.jitSources) << '\t' << joinList(g.jitFlags)
-         << '\t' << joinList(g.familySources) << '\t' << joinList(g.cubinArtifacts) << '\n';
+         << '\t' << joinList(g.familySources) << '\t' << joinList(g.cubinArtifacts) << '\t' << joinList(g.jitFlagsUnsure)
+         << '\n';
   }
   for (const auto &d : c.facts.dispatched) body << "D\t" << clean(d) << '\n';
   for (const auto &[backend, files] : c.facts.enteredFiles)
@@ -135,6 +136,7 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
       g.jitFlags = splitList(f.at(10));
       if (f.size() > 11) g.familySources = splitList(f.at(11));
       if (f.size() > 12) g.cubinArtifacts = splitList(f.at(12));
+      if (f.size() > 13) g.jitFlagsUnsure = splitList(f.at(13));
       c.facts.guards.push_back(std::move(g));
       return true;
     }

@@ -29,6 +29,10 @@ struct EntryCoverage {
   Tri checksPass = Tri::True;
   Evidence refusal;
   std::string why;             ///< one line: the reason, or why it is unknown
+  /// built False on every GPU alike: the module has no code for the audited
+  /// format (its flags leave out the format's macro). It decides a cell only
+  /// where the call is certain, not where another module may be built.
+  bool wholeModule = false;
   std::vector<Evidence> chain; ///< registration, definition, then the deciding #if / CMake line
 };
 

@@ -394,6 +394,10 @@ private:
         d.evidence.push_back(cov->refusal);
         return true;
       }
+      if (cov->built == Tri::False && cov->wholeModule && g.cond.eval(e) != Tri::True) {
+        append(d.evidence, g, "may call " + g.entry + ", whose JIT module has no " + req_.quants.front().name + " code", e);
+        continue;
+      }
       if (cov->built != Tri::False) {
         append(d.evidence, g, "calls " + g.entry, e);
         for (const auto &ev : cov->chain) d.evidence.push_back(ev);

@@ -469,7 +469,7 @@ AuditResult runAudit(const Options &opts) {
   req.cudaMajor = std::stoi(m[1]);
   req.cudaMinor = std::stoi(m[2]);
   // The lower layers of the kernel entries the Python layer calls.
-  link::LinkRequest linkReq{roots, req.targets, guardTargets({}), &cppSources};
+  link::LinkRequest linkReq{roots, req.targets, guardTargets({}), &cppSources, quant->name};
   bool progress = !opts.quiet && isatty(STDERR_FILENO);
   cuda::SharedFileCache headersReadOnce; // the trees stay as they are while linking
   LowerLayers lower = link::linkEntries(

@@ -175,7 +175,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
   g.tree = treeOf(m);
   g.chain.push_back(ev);
   if (spec && familiesOnly) g.familySources = spec->sources;
-  else if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags;
+  else if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags, g.jitFlagsUnsure = spec->unsureFlags;
   if (spec) g.cubinArtifacts = spec->artifacts;
   facts_.guards.push_back(std::move(g));
 }

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/InferredScope.h"
 
-#include "matchers/python/FormatNames.h"
+#include "model/FormatNames.h"
 #include "matchers/source/TextSearch.h"
 
 #include <algorithm>

@@ -10,7 +10,7 @@
 #include "matchers/python/Interpreter.h"
 
 #include "matchers/python/CapabilityTerms.h"
-#include "matchers/python/FormatNames.h"
+#include "model/FormatNames.h"
 
 #include <algorithm>
 #include <cctype>
@@ -112,6 +112,15 @@ void addStrings(const Value *list, std::vector<std::string> &out, bool flagsOnly
       out.push_back(v.text);
 }
 
+/// What a flag list holds beyond its literal strings (JitSpec::unsureFlags).
+void addUnsure(const Value *list, std::vector<std::string> &out) {
+  if (!list) return;
+  if (!list->is(Value::Kind::Tuple) || list->open) out.push_back("...");
+  if (list->is(Value::Kind::Tuple))
+    for (const auto &v : list->items)
+      if (!v.is(Value::Kind::Str)) out.push_back(v.text.empty() ? "..." : v.text);
+}
+
 /// gen_jit_spec(name, sources, extra_cflags=, extra_cuda_cflags=, ...) and
 /// load_jit(*names, cpp_files=, cuda_files=, extra_cuda_cflags=, ...).
 Value jitModuleFrom(const std::vector<Value> &args, const std::map<std::string, Value> &kwargs) {
@@ -124,7 +133,10 @@ Value jitModuleFrom(const std::vector<Value> &args, const std::map<std::string, 
   if (const Value *n = kw("name"); n && n->is(Value::Kind::Str)) spec->name = n->text;
   if (args.size() >= 2) addStrings(&args[1], spec->sources, false);
   for (const char *k : {"sources", "cuda_files", "cpp_files"}) addStrings(kw(k), spec->sources, false);
-  for (const char *k : {"extra_cuda_cflags", "extra_cflags"}) addStrings(kw(k), spec->flags, true);
+  for (const char *k : {"extra_cuda_cflags", "extra_cflags"}) {
+    addStrings(kw(k), spec->flags, true);
+    addUnsure(kw(k), spec->unsureFlags);
+  }
   Value v;
   v.kind = Value::Kind::JitModule;
   v.text = spec->name;

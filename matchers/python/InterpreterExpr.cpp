@@ -213,10 +213,15 @@ Value Interpreter::evalExpr(TSNode node, Frame &f) {
   }
   if (t == "not_operator") return Value::boolean(!toCond(evalExpr(field(node, "argument"), f)));
   if (t == "boolean_operator") {
-    Condition l = toCond(evalExpr(field(node, "left"), f));
-    Condition r = toCond(evalExpr(field(node, "right"), f));
-    std::string op(pm.text(field(node, "operator")));
-    return Value::boolean(op == "and" ? (l && r) : (l || r));
+    // Python's value, where the left side's truth is known
+    // (`module_name or f"fused_moe_{arch}"` with module_name None); else
+    // the condition of both.
+    Value left = evalExpr(field(node, "left"), f), right = evalExpr(field(node, "right"), f);
+    Condition l = toCond(left), r = toCond(right);
+    bool isAnd = pm.text(field(node, "operator")) == "and";
+    if (l.isFalse()) return isAnd ? left : right;
+    if (l.isTrue()) return isAnd ? right : left;
+    return Value::boolean(isAnd ? (l && r) : (l || r));
   }
   if (t == "list_comprehension" || t == "set_comprehension" || t == "generator_expression")
     return evalComprehension(node, f);

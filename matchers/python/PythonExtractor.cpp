@@ -17,7 +17,7 @@
 #include "matchers/python/PythonExtractor.h"
 
 #include "matchers/python/FactSink.h"
-#include "matchers/python/FormatNames.h"
+#include "model/FormatNames.h"
 #include "matchers/python/InferredAttributes.h"
 #include "matchers/python/InferredScope.h"
 #include "matchers/python/OracleReader.h"

@@ -42,6 +42,10 @@ struct JitSpec {
   std::string name;                 ///< the module name when literal
   std::vector<std::string> sources; ///< literal path (suffixes)
   std::vector<std::string> flags;   ///< the -D/-U flags written literally
+  /// The flag list's items not known literally (their source text), and
+  /// "..." when the list is joined with something unknown: macros the module
+  /// may define beyond `flags`.
+  std::vector<std::string> unsureFlags;
   /// Relative paths its builder reads through attributes
   /// (`ArtifactPath.TRTLLM_GEN_BMM`): where its prebuilt cubins install.
   std::vector<std::string> artifacts;

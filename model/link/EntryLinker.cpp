@@ -5,6 +5,7 @@
 #include "matchers/cuda/KernelLaunches.h"
 #include "matchers/cuda/RuntimeChecks.h"
 #include "model/PhaseTimer.h"
+#include "model/link/FormatMacros.h"
 
 #include <algorithm>
 
@@ -288,6 +289,19 @@ void applyBinary(EntryCoverage &c, const binary::BinaryImage &img, ComputeCapabi
   c.chain.push_back(ev);
 }
 
+/// The JIT module has no code for the audited format on any GPU: its flags
+/// leave out the macro its sources compile that code under.
+void applyFormatGap(EntryCoverage &c, const FormatMacroGap &gap, const std::string &quant) {
+  c.built = Tri::False;
+  c.layer = "build";
+  c.wholeModule = true;
+  c.why = "its JIT module is built without -D" + gap.macro + ", the macro its sources compile their " + quant +
+          " code under (other JIT modules of the trees define it)";
+  Evidence test = gap.test;
+  test.note = gap.macro + " is not among this module's flags: the " + quant + " code here is compiled out";
+  c.chain.push_back(test);
+}
+
 } // namespace
 
 /// An entry followed to its registration and defining files, or why not.
@@ -303,6 +317,7 @@ struct ResolvedEntry {
   std::vector<std::string> specSources; ///< per def: the source as the builder names it
   std::string specNote;
   std::vector<std::string> extraArgs;
+  std::vector<std::string> unsureFlags; ///< flag-list items not known literally (GuardFact::jitFlagsUnsure)
   std::string definesFrom; ///< the CMakeLists.txt whose definitions extraArgs are
 };
 
@@ -401,10 +416,12 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   std::map<std::string, std::string> callerRoot, callerFile;
   std::map<std::string, const GuardFact *> specOf; // entry -> a call that saw its JIT builder
   std::map<std::string, const GuardFact *> familySourcesOf; // entry -> a call that saw its getter's sources
+  std::set<std::string> jitMacros; // the macros some JIT module's flags define
   for (const auto &g : facts.guards) {
     if (g.kind != GuardFact::Kind::Calls) continue;
     entries.insert(g.entry);
     if (!g.jitSources.empty()) specOf.emplace(g.entry, &g);
+    for (const auto &m : macrosDefinedBy(g.jitFlags)) jitMacros.insert(m);
     if (!g.familySources.empty()) familySourcesOf.emplace(g.entry, &g);
     for (size_t i = 0; i < req.roots.size(); ++i) {
       bool engine = i == 0 && g.tree.empty();
@@ -446,8 +463,11 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   };
   for (const auto &entry : entries) {
     if (auto spec = specOf.find(entry); spec != specOf.end())
+    {
       resolved.push_back(resolveFromSpec(entry, spec->second->jitSources, spec->second->jitFlags, regs, files,
                                          callerRoot[entry], callerFile[entry]));
+      resolved.back().unsureFlags = spec->second->jitFlagsUnsure;
+    }
     else
       resolved.push_back(resolveEntry(entry, regs, images, files, req.roots, callerRoot[entry], callerFile[entry]));
     if (resolved.back().extraArgs.empty()) addBuildDefines(resolved.back());
@@ -541,6 +561,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       if (!r.fromSpec) head.push_back({f->path, line, 1, "cpp", r.fn + "(...)", "defines " + r.fn});
     if (!r.definesFrom.empty())
       head.push_back({r.definesFrom, 0, 0, "build", flags, "the definitions this CMake build passes its CUDA sources"});
+    auto formatGap = r.fromSpec ? formatMacroLeftOut(r.defs, r.extraArgs, r.unsureFlags, jitMacros, req.quant) : std::nullopt;
     for (auto gpu : req.gpus) {
       EntryCoverage c;
       if (r.defs.empty()) c.why = "no definition of " + r.fn + " in the trees";
@@ -551,6 +572,7 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       applyBuild(c, archSets, r.defFiles, gpu);
       if (r.img) applyBinary(c, *r.img, gpu);
       applyChecks(c, asserts, gpu);
+      if (formatGap) applyFormatGap(c, *formatGap, req.quant);
       byGpu[gpu] = std::move(c);
     }
   }

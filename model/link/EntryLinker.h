@@ -38,6 +38,7 @@ struct LinkRequest {
   std::vector<ComputeCapability> gpus;   ///< matrix columns
   std::vector<Target> guardTargets;      ///< what the guard passes compile
   const std::vector<CppSource> *sources = nullptr; ///< the roots' C++ files (readCppSources), read by the caller
+  std::string quant; ///< the audited format (nvfp4): a JIT module built without its macro has no code for it
 };
 
 /// Parses (or reads from the cache) the C++ runtime checks of `files`.

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace archscope::py {
+namespace archscope {
 
 /// Whether `name` says it is for the quant format `quant` (nvfp4: `...Fp4...`
 /// and `...NvFp4...` true; `...Fp8...`, `Mxfp4...` false); nullopt when it
@@ -25,4 +25,4 @@ inline std::optional<bool> namesFormat(std::string name, const std::string &quan
   return std::nullopt;
 }
 
-} // namespace archscope::py
+} // namespace archscope

@@ -1,0 +1,40 @@
+from .jit import CSRC_DIR, gen_jit_spec, is_cuda_version_at_least
+from .utils import get_compute_capability
+
+SOURCES = [CSRC_DIR / "moe_binding.cu", CSRC_DIR / "moe_gemm.cu"]
+
+
+def gen_moe_sm100_module():
+    flags = ["-DCOMPILE_BLACKWELL_GEMMS", "-DENABLE_FP8", "-DENABLE_FP4"]
+    return gen_jit_spec("moe_100", SOURCES, extra_cuda_cflags=flags)
+
+
+def gen_moe_sm90_module():
+    flags = ["-DENABLE_FP8", "-DENABLE_FP4" if is_cuda_version_at_least("12.8") else ""]
+    return gen_jit_spec("moe_90", SOURCES, extra_cuda_cflags=flags)
+
+
+def gen_moe_sm89_module():
+    flags = ["-DENABLE_FP8"]
+    return gen_jit_spec("moe_89", SOURCES, extra_cuda_cflags=flags)
+
+
+def get_moe_module(backend):
+    if backend in ("100", "103"):
+        module = gen_moe_sm100_module().build_and_load()
+    elif backend == "90":
+        module = gen_moe_sm90_module().build_and_load()
+    elif backend == "89":
+        module = gen_moe_sm89_module().build_and_load()
+    else:
+        raise ValueError(f"Invalid backend: {backend}")
+    return module
+
+
+def fp4_moe(x, w):
+    major, minor = get_compute_capability(x.device)
+    return get_moe_module(f"{major * 10 + minor}").fp4_moe(x, w)
+
+
+def fp4_moe_for(x, w, arch):
+    return get_moe_module(arch).fp4_moe(x, w)
