@@ -4,19 +4,22 @@ from .utils import get_compute_capability
 SOURCES = [CSRC_DIR / "moe_binding.cu", CSRC_DIR / "moe_gemm.cu"]
 
 
+def gen_moe_module(flags, device_arch, module_name=None):
+    # Named like FlashInfer's: the name is known only through `or`.
+    return gen_jit_spec(module_name or f"moe_{device_arch}", SOURCES, extra_cuda_cflags=flags)
+
+
 def gen_moe_sm100_module():
-    flags = ["-DCOMPILE_BLACKWELL_GEMMS", "-DENABLE_FP8", "-DENABLE_FP4"]
-    return gen_jit_spec("moe_100", SOURCES, extra_cuda_cflags=flags)
+    return gen_moe_module(["-DCOMPILE_BLACKWELL_GEMMS", "-DENABLE_FP8", "-DENABLE_FP4"], "100")
 
 
 def gen_moe_sm90_module():
     flags = ["-DENABLE_FP8", "-DENABLE_FP4" if is_cuda_version_at_least("12.8") else ""]
-    return gen_jit_spec("moe_90", SOURCES, extra_cuda_cflags=flags)
+    return gen_moe_module(flags, "90")
 
 
 def gen_moe_sm89_module():
-    flags = ["-DENABLE_FP8"]
-    return gen_jit_spec("moe_89", SOURCES, extra_cuda_cflags=flags)
+    return gen_moe_module(["-DENABLE_FP8"], "89")
 
 
 def get_moe_module(backend):
