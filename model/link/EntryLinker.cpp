@@ -417,10 +417,14 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
   std::map<std::string, const GuardFact *> specOf; // entry -> a call that saw its JIT builder
   std::map<std::string, const GuardFact *> familySourcesOf; // entry -> a call that saw its getter's sources
   std::set<std::string> jitMacros; // the macros some JIT module's flags define
+  std::set<std::string> severalSpecs; // entries whose calls build modules of different flags
   for (const auto &g : facts.guards) {
     if (g.kind != GuardFact::Kind::Calls) continue;
     entries.insert(g.entry);
-    if (!g.jitSources.empty()) specOf.emplace(g.entry, &g);
+    if (!g.jitSources.empty()) {
+      auto [it, fresh] = specOf.emplace(g.entry, &g);
+      if (!fresh && it->second->jitFlags != g.jitFlags) severalSpecs.insert(g.entry);
+    }
     for (const auto &m : macrosDefinedBy(g.jitFlags)) jitMacros.insert(m);
     if (!g.familySources.empty()) familySourcesOf.emplace(g.entry, &g);
     for (size_t i = 0; i < req.roots.size(); ++i) {
@@ -462,13 +466,11 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
     }
   };
   for (const auto &entry : entries) {
-    if (auto spec = specOf.find(entry); spec != specOf.end())
-    {
+    if (auto spec = specOf.find(entry); spec != specOf.end()) {
       resolved.push_back(resolveFromSpec(entry, spec->second->jitSources, spec->second->jitFlags, regs, files,
                                          callerRoot[entry], callerFile[entry]));
       resolved.back().unsureFlags = spec->second->jitFlagsUnsure;
-    }
-    else
+    } else
       resolved.push_back(resolveEntry(entry, regs, images, files, req.roots, callerRoot[entry], callerFile[entry]));
     if (resolved.back().extraArgs.empty()) addBuildDefines(resolved.back());
     for (const auto &f : resolved.back().defFiles)
@@ -561,7 +563,9 @@ LowerLayers linkEntries(const Facts &facts, const LinkRequest &req, const GuardR
       if (!r.fromSpec) head.push_back({f->path, line, 1, "cpp", r.fn + "(...)", "defines " + r.fn});
     if (!r.definesFrom.empty())
       head.push_back({r.definesFrom, 0, 0, "build", flags, "the definitions this CMake build passes its CUDA sources"});
-    auto formatGap = r.fromSpec ? formatMacroLeftOut(r.defs, r.extraArgs, r.unsureFlags, jitMacros, req.quant) : std::nullopt;
+    // One entry name for modules of different flags: which one a call builds
+    // is not known here, so none of them decides.
+    auto formatGap = r.fromSpec && !severalSpecs.count(r.entry) ? formatMacroLeftOut(r.defs, r.extraArgs, r.unsureFlags, jitMacros, req.quant) : std::nullopt;
     for (auto gpu : req.gpus) {
       EntryCoverage c;
       if (r.defs.empty()) c.why = "no definition of " + r.fn + " in the trees";

@@ -2,7 +2,7 @@
 # same sources, each with its own -D flags (FlashInfer's fused-MoE modules):
 # the sm_89 module leaves out ENABLE_FP4, under which the sources compile the
 # NVFP4 runner, so the NVFP4 path has no code on sm_89.
-from .moe import fp4_moe, fp4_moe_for
+from .moe import fp4_moe, fp4_moe_for, fp4_moe_named
 
 # EXPECT-CELL: fp4_moe sm_89 crash-risk
 # The sm_90 module defines ENABLE_FP4 only on a new enough toolkit, which is
@@ -18,3 +18,8 @@ from .moe import fp4_moe, fp4_moe_for
 # EXPECT-CELL: fp4_moe_for sm_89 supported
 # EXPECT-CELL: fp4_moe_for sm_100 supported
 # EXPECT-CELL: fp4_moe_for sm_120 supported
+# fp4_moe_named's modules share one entry name (the caller names them): the
+# flags of one are not taken for the other's, so sm_100 is not flagged, and
+# neither is sm_89, which would need knowing which module the name is.
+# EXPECT-CELL: fp4_moe_named sm_100 supported
+# EXPECT-CELL: fp4_moe_named sm_89 supported

@@ -41,3 +41,20 @@ def fp4_moe(x, w):
 
 def fp4_moe_for(x, w, arch):
     return get_moe_module(arch).fp4_moe(x, w)
+
+
+def get_named_moe_module(backend, name):
+    # The caller names the module: both branches build `module`, one entry
+    # name for modules of different flags.
+    if backend == "89":
+        module = gen_moe_module(["-DENABLE_FP8"], "89", name).build_and_load()
+    elif backend in ("100", "103"):
+        module = gen_moe_module(["-DENABLE_FP8", "-DENABLE_FP4"], "100", name).build_and_load()
+    else:
+        raise ValueError(f"Invalid backend: {backend}")
+    return module
+
+
+def fp4_moe_named(x, w, name):
+    major, minor = get_compute_capability(x.device)
+    return get_named_moe_module(f"{major * 10 + minor}", name).fp4_moe(x, w)
