@@ -395,7 +395,8 @@ private:
         return true;
       }
       if (cov->built == Tri::False && cov->wholeModule && g.cond.eval(e) != Tri::True) {
-        append(d.evidence, g, "may call " + g.entry + ", whose JIT module has no " + req_.quants.front().name + " code", e);
+        d.evidence.push_back({"", 0, 0, "model", "",
+                              "may call " + g.entry + " (not certain here): " + cov->why});
         continue;
       }
       if (cov->built != Tri::False) {
