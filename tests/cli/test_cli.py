@@ -415,6 +415,21 @@ class Outputs(unittest.TestCase):
         for module in ("jit:moe_sm120.run", "jit:moe_sm100.run"):
             self.assertTrue(any(module in line for line in calls), f"{module} not among {calls}")
 
+    def test_explain_names_the_macro_a_jit_module_leaves_out(self):
+        # The verdict's evidence is the #ifdef its flags do not satisfy; a path
+        # that may build that module says so without deciding the cell.
+        engine = pathlib.Path(__file__).resolve().parent.parent / "python" / "jit_format_macro" / "engine"
+        r = run("explain", "fp4_moe", "sm_89", str(engine), "--no-color", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("crash-risk", r.stdout)
+        self.assertIn("csrc/moe_binding.cu:16", r.stdout)
+        self.assertIn("ENABLE_FP4 is not among this module's flags", r.stdout)
+        r = run("explain", "fp4_moe_for", "sm_89", str(engine), "--no-color")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("fp4_moe_for on sm_89 (CC 8.9), nvfp4: supported", r.stdout)
+        self.assertIn("may call jit:moe_89.fp4_moe (not certain here): its JIT module is built without -DENABLE_FP4",
+                      r.stdout)
+
     def test_a_profile_row_of_another_revision_is_left_out_with_a_warning(self):
         # The row's entry exists nowhere: the profile must not add a row of "unknown" cells.
         case = pathlib.Path(__file__).resolve().parent.parent / "python" / "device_properties"
