@@ -18,7 +18,8 @@ namespace archscope {
 inline std::optional<bool> namesFormat(std::string name, const std::string &quant) {
   if (quant.empty()) return std::nullopt;
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char *f : {"fp8", "bf16", "fp16", "int4", "int8", "mxfp4", "mxfp8", "w4a8", "w8a8", "wna16", "awq", "gptq"})
+  for (const char *f :
+       {"fp8", "bf16", "fp16", "int4", "int8", "mxfp4", "mxfp8", "w4a8", "w4a16", "w8a8", "wna16", "awq", "gptq"})
     if (quant.find(f) == std::string::npos && name.find(f) != std::string::npos) return false;
   std::string tail = quant.size() > 3 ? quant.substr(quant.size() - 3) : quant; // nvfp4 -> fp4
   if (name.find(quant) != std::string::npos || name.find(tail) != std::string::npos) return true;

@@ -2,7 +2,7 @@
 # binary carries its queries and they are compiled once at startup.
 file(WRITE "${OUT}" "// Generated from matchers/python/queries/*.scm; do not edit.\n#pragma once\nnamespace archscope::py::queries {\n")
 foreach(pair IN ITEMS "kImports=imports" "kEnumClasses=enum_classes" "kArchDecorators=arch_decorators" "kRegistryDecorators=registry_decorators" "kToolkitGatedFlags=toolkit_gated_flags"
-        "kClosedArchTables=closed_arch_tables")
+        "kClosedArchTables=closed_arch_tables" "kConfigRegistries=config_registries")
   string(REPLACE "=" ";" kv "${pair}")
   list(GET kv 0 var)
   list(GET kv 1 file)

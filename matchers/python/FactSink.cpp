@@ -165,7 +165,11 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
 void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
                             const JitSpec *spec, bool familiesOnly) {
   if (reach.isFalse()) return;
-  auto ev = evidenceAt(m, site, "calls " + entry);
+  // `jit:GETTER.*`: the module kept whole, its functions called later.
+  std::string note = entry.ends_with(".*")
+                         ? "keeps the JIT module " + entry.substr(0, entry.size() - 2) + " to call later"
+                         : "calls " + entry;
+  auto ev = evidenceAt(m, site, note);
   if (seen(factKey(GuardFact::Kind::Calls, backend_, ev, reach))) return;
   GuardFact g;
   g.kind = GuardFact::Kind::Calls;

@@ -133,6 +133,11 @@ private:
   /// The spec a call's argument builds (`_wrap(gen_X(...))`), empty when none does.
   std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> jitSpecOfArguments(TSNode call, Module *mod);
   void noteKernelEntry(const Value &callee, TSNode call, Frame &frame);
+  /// `self._module = get_X_module()`: an object keeps a JIT module to call
+  /// later, through state the walk does not follow (a runner's forward):
+  /// reported as a call of the whole module (`jit:get_X_module.*`), whose
+  /// kernel families are its getter's sources'.
+  void noteModuleKept(const Value &callee, TSNode call, Frame &frame);
   void addArtifactPaths(Value &module, const FuncRef &builder);
   bool dispatchThroughTable(TSNode subscript, const std::vector<Value> &args,
                             const std::map<std::string, Value> &kwargs, Frame &f, const std::string &text);
@@ -165,7 +170,10 @@ private:
     std::map<std::string, TSNode> direct; ///< "self.X" -> the last one directly in the body
   };
   const SelfAssignments &selfAssignments(const ParsedModule &pm, TSNode body);
+  /// Whether a method of `cls` or of a base assigns `self.NAME`.
+  bool classSets(const ClassRef &cls, const std::string &name, int depth = 0);
   std::map<const void *, SelfAssignments> selfAssignments_;
+  ClassRef lifecycleClass_;
   long steps_ = kStepBudget;
   int sinkDepth_ = 3; ///< calls deeper than this report no facts
   std::set<std::string> enginePackages_;
@@ -176,6 +184,11 @@ private:
 public:
   /// How deep a walk with a sink follows calls and still reports facts.
   void setSinkDepth(int depth) { sinkDepth_ = depth; }
+  /// While set, `getattr(self, NAME, default)` on an instance of `cls` reads
+  /// unknown where the class itself sets NAME: a walk of an object's
+  /// lifecycle (built, then readied step by step) does not keep the state one
+  /// step leaves for the next (`build()` checks what `check_support()` set).
+  void setLifecycleClass(ClassRef cls) { lifecycleClass_ = cls; }
 };
 
 /// Kind of an undecidable expression, from its text: env, package, version, config.

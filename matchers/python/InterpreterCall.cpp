@@ -214,8 +214,12 @@ Value Interpreter::builtinCall(const std::string &dotted, const std::vector<Valu
   }
   if (dotted == "getattr" && args.size() == 3 && args[1].is(K::Str)) {
     // An attribute this walk cannot see (set by another stage) reads as the
-    // default the code itself offers.
+    // default the code itself offers; but not, in an object's lifecycle
+    // walk, one its own class sets (`self._built = True` in build()).
     Value v = attributeOf(args[0], args[1].text, text);
+    if (v.is(K::Unknown) && args[0].is(K::Instance) && lifecycleClass_.valid() &&
+        args[0].cls.def.id == lifecycleClass_.def.id && classSets(args[0].cls, args[1].text))
+      return v;
     return v.is(K::Unknown) ? args[2] : v;
   }
   if (name == "enumerate" && args.size() == 1 && args[0].is(K::Tuple)) {
@@ -285,6 +289,7 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
   if (type(fn) == "subscript" && dispatchThroughTable(fn, args, kwargs, f, text)) return Value::unknown(text);
   Value callee = evalExpr(fn, f);
   noteKernelEntry(callee, node, f);
+  noteModuleKept(callee, node, f);
   return callValue(callee, std::move(args), std::move(kwargs), f, text);
 }
 
@@ -359,6 +364,23 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
       if (!cond.isFalse()) spec = s.get();
     f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call, spec, true);
   }
+}
+
+void Interpreter::noteModuleKept(const Value &callee, TSNode call, Frame &f) {
+  const ParsedModule &pm = *f.mod->parsed;
+  TSNode fn = field(call, "function"), assign = ts_node_parent(call);
+  if (!f.sink || !callee.is(Value::Kind::Func) || type(fn) != "identifier" || isNull(assign) ||
+      type(assign) != "assignment")
+    return;
+  TSNode left = field(assign, "left");
+  if (type(left) != "attribute" || pm.text(field(left, "object")) != "self") return;
+  std::string getter(callee.func.mod->parsed->text(field(callee.func.def, "name")));
+  if (!getter.ends_with("_module")) return;
+  const JitSpec *spec = nullptr;
+  Frame home{callee.func.mod, {}, f.depth, nullptr}; // imported inside a method: looked up where defined
+  for (const auto &[cond, s] : jitSpecsOfGetter(getter, home))
+    if (!cond.isFalse()) spec = s.get();
+  if (spec) f.sink->kernelCalled(f.reach, "jit:" + getter + ".*", *f.mod, call, spec, true);
 }
 
 const std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> &
@@ -660,6 +682,14 @@ void collectSelfAssignments(const ParsedModule &pm, TSNode node, bool top, std::
   }
 }
 } // namespace
+
+bool Interpreter::classSets(const ClassRef &cls, const std::string &name, int depth) {
+  if (!cls.valid() || depth > 4) return false;
+  if (selfAssignments(*cls.mod->parsed, field(cls.def, "body")).count.count("self." + name)) return true;
+  for (const auto &base : bases(cls))
+    if (classSets(base, name, depth + 1)) return true;
+  return false;
+}
 
 const Interpreter::SelfAssignments &Interpreter::selfAssignments(const ParsedModule &pm, TSNode body) {
   auto [it, fresh] = selfAssignments_.try_emplace(body.id);

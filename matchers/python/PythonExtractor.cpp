@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "matchers/python/PythonExtractor.h"
 
+#include "matchers/python/EntryWalks.h"
 #include "matchers/python/FactSink.h"
 #include "model/FormatNames.h"
 #include "matchers/python/InferredAttributes.h"
@@ -25,6 +26,7 @@
 #include "matchers/python/CapabilityTerms.h"
 #include "matchers/python/ToolkitGatedFlags.h"
 #include "matchers/python/ClosedArchTables.h"
+#include "matchers/python/ConfigRegistries.h"
 #include "matchers/python/Interpreter.h"
 #include "matchers/source/TextSearch.h"
 #include "model/PhaseTimer.h"
@@ -472,27 +474,6 @@ Value resolveDotted(ModuleIndex &index, Interpreter &in, const std::string &dott
   return Value::unknown(dotted);
 }
 
-/// Walks `fn` as a way into `backend`'s kernels: a route fact with `why` as
-/// its evidence, then the body under `backend == b`.
-void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &fn, const Value *self,
-                 const std::string &backend, Evidence why, const Condition &when = Condition::truth()) {
-  GuardFact route;
-  route.kind = GuardFact::Kind::Route;
-  route.backend = backend;
-  route.tree = std::filesystem::path(fn.mod->tree->root()).filename().string();
-  route.chain.push_back(std::move(why));
-  facts.guards.push_back(route);
-  facts.dispatched.insert(backend);
-  sink.setStage(1000);
-  sink.setBackend(backend);
-  in.resetBudget();
-  in.setSinkDepth(6); // library call chains to the JIT build are deeper
-  in.walkFunction(fn, {}, {}, Condition::backendIs({backend}, backend) && when, &sink, Interpreter::kEntryDepth,
-                  self);
-  sink.setBackend("");
-  in.setSinkDepth(3);
-}
-
 void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink, Facts &facts,
                  const std::string &source = "profile") {
   for (const auto &[backend, entries] : quant.entries) {
@@ -711,6 +692,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   if (!alone) walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
   timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkEntries(index, in, walked, sink, r.facts, alone ? "a public entry point of the library" : "profile");
+  if (alone) readConfigRegistries(index, in, quant, r.backends, sink, r.facts);
   timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
   registered.get();
   registeredFacts.backends.clear();

@@ -189,5 +189,9 @@ const Query &registryDecoratorsQuery() {
   static const Query q("registry_decorators.scm", queries::kRegistryDecorators);
   return q;
 }
+const Query &configRegistriesQuery() {
+  static const Query q("config_registries.scm", queries::kConfigRegistries);
+  return q;
+}
 
 } // namespace archscope::py

@@ -86,5 +86,6 @@ const Query &archDecoratorsQuery();
 const Query &toolkitGatedFlagsQuery();
 const Query &closedArchTablesQuery();
 const Query &registryDecoratorsQuery();
+const Query &configRegistriesQuery();
 
 } // namespace archscope::py

@@ -430,6 +430,21 @@ class Outputs(unittest.TestCase):
         self.assertIn("may call jit:moe_89.fp4_moe (not certain here): its JIT module is built without -DENABLE_FP4",
                       r.stdout)
 
+    def test_lint_flags_a_config_registry_check_with_no_upper_bound(self):
+        # Field bug 14's shape: `supported` says `arch >= 100` for a runner whose JIT
+        # module is tcgen05 only. The finding is the check; the bounded one is not flagged.
+        engine = pathlib.Path(__file__).resolve().parent.parent / "python" / "config_registry" / "engine"
+        r = run("lint", str(engine), "--format", "json", "--no-cache")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        found = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "open-ended-arch-guard"]
+        where = [(f["backend"], pathlib.Path(f["location"]["path"]).name, f["location"]["line"]) for f in found]
+        self.assertEqual(where, [("Fp4Config", "api.py", 9)], r.stdout)
+        self.assertEqual(found[0]["targets"], ["sm_120", "sm_121"])
+        r = run("explain", "Fp4Config", "sm_120", str(engine), "--no-color")
+        self.assertIn("return arch >= 100", r.stdout)
+        self.assertIn("keeps the JIT module jit:get_moe_sm100_module to call later", r.stdout)
+        self.assertIn("kernel family tcgen05", r.stdout)
+
     def test_a_profile_row_of_another_revision_is_left_out_with_a_warning(self):
         # The row's entry exists nowhere: the profile must not add a row of "unknown" cells.
         case = pathlib.Path(__file__).resolve().parent.parent / "python" / "device_properties"
