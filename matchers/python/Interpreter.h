@@ -191,6 +191,10 @@ public:
   void setLifecycleClass(ClassRef cls) { lifecycleClass_ = cls; }
 };
 
+/// "The body of this try statement did not raise": a package atom where
+/// the body imports (`import cudnn succeeds`), else a config atom.
+Condition trySucceeds(const Module &m, TSNode tryStmt);
+
 /// Kind of an undecidable expression, from its text: env, package, version, config.
 OpaqueKind classifyOpaque(const std::string &text);
 

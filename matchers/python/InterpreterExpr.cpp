@@ -149,6 +149,7 @@ Value Interpreter::valueOfBinding(Module *m, const std::string &name, const Bind
     inProgress_.insert(key);
     Frame f{m, {}, 0, nullptr};
     Value v = evalExpr(b.node, f);
+    if (!isNull(b.tryStmt)) v = mergeBranches(trySucceeds(*m, b.tryStmt), v, evalExpr(b.fallback, f));
     inProgress_.erase(key);
     if (v.is(Value::Kind::Unknown) && v.text.empty()) v.text = name;
     // An object built at module level is known by its name (vLLM's

@@ -443,16 +443,7 @@ private:
       block(body);
       return;
     }
-    std::string what = "try at " + f_.mod->file->relPath + ":" + std::to_string(pm().line(s)) + " succeeds";
-    for (TSNode stmt : namedChildren(body)) {
-      auto st = type(stmt);
-      if (st == "import_statement" || st == "import_from_statement") {
-        TSNode name = field(stmt, st == "import_from_statement" ? "module_name" : "name");
-        what = "import " + std::string(pm().text(name)) + " succeeds";
-        break;
-      }
-    }
-    Condition ok = Condition::opaque(classifyOpaque(what), what);
+    Condition ok = trySucceeds(*f_.mod, s);
     std::vector<BranchEnd> ends;
     ends.push_back(runBranch(body, f_.reach && ok));
     for (TSNode h : handlers) {
@@ -496,6 +487,20 @@ private:
 };
 
 } // namespace
+
+Condition trySucceeds(const Module &m, TSNode tryStmt) {
+  const ParsedModule &pm = *m.parsed;
+  std::string what = "try at " + m.file->relPath + ":" + std::to_string(pm.line(tryStmt)) + " succeeds";
+  for (TSNode stmt : namedChildren(field(tryStmt, "body"))) {
+    auto st = type(stmt);
+    if (st == "import_statement" || st == "import_from_statement") {
+      TSNode name = field(stmt, st == "import_from_statement" ? "module_name" : "name");
+      what = "import " + std::string(pm.text(name)) + " succeeds";
+      break;
+    }
+  }
+  return Condition::opaque(classifyOpaque(what), what);
+}
 
 Value Interpreter::mergeBranches(const Condition &c, const Value &a, const Value &b) { return merge(c, a, b, *this); }
 

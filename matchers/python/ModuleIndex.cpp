@@ -136,6 +136,22 @@ void ModuleIndex::addStatement(Module &m, TSNode stmt, bool nested) {
     }
   } else if (t == "import_statement" || t == "import_from_statement") {
     addImports(m, stmt);
+  } else if (t == "try_statement" && !nested) {
+    // A default set before the try and set again in its body is either.
+    for (TSNode c : namedChildren(field(stmt, "body"))) {
+      TSNode e = type(c) == "expression_statement" ? ts_node_named_child(c, 0) : TSNode{};
+      TSNode left = isNull(e) || type(e) != "assignment" ? TSNode{} : field(e, "left");
+      auto old = isNull(left) || type(left) != "identifier" ? m.symbols.end()
+                                                            : m.symbols.find(std::string(m.parsed->text(left)));
+      if (old == m.symbols.end() || old->second.kind != Binding::Kind::Assign || !isNull(old->second.tryStmt) ||
+          isNull(field(e, "right")))
+        continue;
+      Binding b{Binding::Kind::Assign, field(e, "right"), c, "", ""};
+      b.tryStmt = stmt;
+      b.fallback = old->second.node;
+      old->second = b;
+    }
+    for (TSNode c : namedChildren(stmt)) addStatement(m, c, true);
   } else if (t == "if_statement" || t == "try_statement" || t == "else_clause" ||
              t == "elif_clause" || t == "except_clause" || t == "finally_clause" || t == "block" ||
              t == "with_statement") {

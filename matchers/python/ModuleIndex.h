@@ -28,6 +28,10 @@ struct Binding {
   TSNode site{};        ///< the statement, for evidence
   std::string fromModule; ///< Import: absolute module
   std::string name;       ///< Import: imported name ("" imports the module itself)
+  /// Assign in the body of a module-level try over an earlier default
+  /// (`HAS_X = False` / `try: import x; HAS_X = True`): the try statement,
+  /// and the default's value. The name is the one or the other.
+  TSNode tryStmt{}, fallback{};
 };
 
 struct Module {

@@ -22,6 +22,9 @@ from .layer import MoELayer
 # A CuTe DSL config: its kernel's tcgen05 import, and a bounded check.
 # EXPECT-CELL: DslConfig sm_100 supported
 # EXPECT-CELL: DslConfig sm_120 rejected
+# LibFp4Config's runner raises unless an optional package imported; the flag
+# is set False before the try and True in it: installed or not, not False.
+# EXPECT-CELL: LibFp4Config sm_100 supported
 # Configs and runners of other formats are other formats' rows.
 # EXPECT-NO-ROW: Fp8Config
 # EXPECT-NO-ROW: W4A16Config

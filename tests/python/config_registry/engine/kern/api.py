@@ -33,6 +33,13 @@ class DslConfig:
 
 
 @dataclass(frozen=True)
+class LibFp4Config:
+    @classmethod
+    def supported(cls, arch: int) -> bool:
+        return arch in (100, 103)
+
+
+@dataclass(frozen=True)
 class Fp8Config:
     @classmethod
     def supported(cls, arch: int) -> bool:

@@ -2,8 +2,8 @@ from typing import Dict
 
 import torch
 
-from .api import BoundedFp4Config, DslConfig, Fp4Config, Fp8Config, Sm12xFp4Config, W4A16Config
-from .runners import DslRunner, Fp4Runner, Fp8Runner, Sm12xRunner, W4A16Runner
+from .api import BoundedFp4Config, DslConfig, Fp4Config, Fp8Config, LibFp4Config, Sm12xFp4Config, W4A16Config
+from .runners import DslRunner, Fp4Runner, Fp8Runner, LibRunner, Sm12xRunner, W4A16Runner
 from .utils import get_compute_capability
 
 _BACKEND_RUNNERS: Dict[type, type] = {
@@ -11,6 +11,7 @@ _BACKEND_RUNNERS: Dict[type, type] = {
     BoundedFp4Config: Fp4Runner,
     Sm12xFp4Config: Sm12xRunner,
     DslConfig: DslRunner,
+    LibFp4Config: LibRunner,
     Fp8Config: Fp8Runner,
     W4A16Config: W4A16Runner,
 }
