@@ -50,9 +50,7 @@ for row in "${BUGS[@]}"; do
       export_tree "$FLASHINFER_GIT" "v$v" "flashinfer-$v"
       with=(--with "flashinfer-$v")
     fi
-    modes=("" --no-profile)
-    [ "$rev" = "$fix" ] && modes=("")
-    for mode in "${modes[@]}"; do
+    for mode in "" --no-profile; do
       if [ "$rule" = - ]; then
         verdicts+=("no-rule")
         continue
@@ -66,12 +64,19 @@ for row in "${BUGS[@]}"; do
       fi
     done
   done
-  verdicts[2]=${verdicts[2]/found/still-there}
-  verdicts[2]=${verdicts[2]/missed/gone}
-  [ "${verdicts[0]}" = missed ] && verdicts[2]=-
+  # At the fix, in the mode that found the bug (the profile's first).
+  at_fix=-
+  for i in 0 1; do
+    [ "$at_fix" = - ] && [ "${verdicts[$i]}" = found ] || continue
+    at_fix=${verdicts[$((i + 2))]/found/still-there}
+    at_fix=${at_fix/missed/gone}
+    [ "$i" = 1 ] && at_fix="$at_fix (--no-profile)"
+  done
+  [ "$rule" = - ] && at_fix=no-rule
   total=$((total + 1))
   [ "${verdicts[0]}" = found ] && found=$((found + 1))
   [ "${verdicts[1]}" = found ] && found_np=$((found_np + 1))
-  printf '%-4s %-11s %-10s %-22s %-8s %-12s %s\n' "$bug" "$engine" "$fix^" "$rule" "${verdicts[@]}"
+  printf '%-4s %-11s %-10s %-22s %-8s %-12s %s\n' "$bug" "$engine" "$fix^" "$rule" "${verdicts[0]}" "${verdicts[1]}" \
+    "$at_fix"
 done
 echo "found: $found of $total with the profile, $found_np of $total with --no-profile"
