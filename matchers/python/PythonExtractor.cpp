@@ -474,6 +474,30 @@ Value resolveDotted(ModuleIndex &index, Interpreter &in, const std::string &dott
   return Value::unknown(dotted);
 }
 
+/// The modules `home` imports at module level, transitively, that lie in
+/// its own folder or below (a wrapper's kernels: `from .grouped_gemm import
+/// run` whose file imports `from .blackwell.kernel import K`).
+std::vector<std::string> importedBeside(ModuleIndex &index, Module *home) {
+  std::string dir = std::filesystem::path(home->file->path).parent_path().string() + "/";
+  std::vector<Module *> todo{home};
+  std::set<Module *> seen{home};
+  std::vector<std::string> out;
+  while (!todo.empty() && out.size() < 64) {
+    Module *m = todo.back();
+    todo.pop_back();
+    for (const auto &[name, b] : m->symbols) {
+      if (b.kind != Binding::Kind::Import) continue;
+      Module *target = index.module(b.fromModule);
+      if (target && !b.name.empty())
+        if (Module *sub = index.module(b.fromModule + "." + b.name)) target = sub;
+      if (!target || !target->file || target->file->path.rfind(dir, 0) != 0 || !seen.insert(target).second) continue;
+      out.push_back(target->file->path);
+      todo.push_back(target);
+    }
+  }
+  return out;
+}
+
 void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant, FactSink &sink, Facts &facts,
                  const std::string &source = "profile") {
   for (const auto &[backend, entries] : quant.entries) {
@@ -495,6 +519,8 @@ void walkEntries(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,
       }
       walkAsEntry(in, sink, facts, fn, self.cls.valid() ? &self : nullptr, backend,
                   evidenceAt(*fn.mod, fn.def, "kernel entry point of " + backend + " (" + source + ")"));
+      if (self.cls.valid())
+        for (auto &f : importedBeside(index, fn.mod)) facts.enteredFiles[backend].insert(f);
     }
   }
 }
