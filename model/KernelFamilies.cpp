@@ -77,11 +77,32 @@ std::optional<Target> KernelFamilies::buildTarget(const KernelFamily &f, const A
   return std::nullopt;
 }
 
+namespace {
+
+/// Whether the text at `at` is prose, not code: a `#`, `//` or `*` comment
+/// line, or (Python) inside a triple-quoted docstring.
+bool inProse(const std::string &path, const std::string &text, size_t bol, size_t at) {
+  size_t first = text.find_first_not_of(" \t", bol);
+  if (first != std::string::npos && first < at &&
+      (text[first] == '#' || text[first] == '*' || text.compare(first, 2, "//") == 0))
+    return true;
+  if (!path.ends_with(".py")) return false;
+  size_t quotes = 0;
+  for (const char *q : {"\"\"\"", "'''"})
+    for (size_t i = text.find(q); i != std::string::npos && i < at; i = text.find(q, i + 3)) ++quotes;
+  return quotes % 2 == 1;
+}
+
+} // namespace
+
 std::vector<FamilyMark> KernelFamilies::marksIn(const std::string &path, const std::string &text) const {
+  // Per family, the first mark in code; one in prose only where none is.
   std::vector<FamilyMark> out;
+  std::vector<bool> prose;
   for (const auto &marker : markers_) {
     const std::string &name = families_[marker.family].name;
-    if (std::any_of(out.begin(), out.end(), [&](const FamilyMark &m) { return m.family == name; })) continue;
+    auto have = std::find_if(out.begin(), out.end(), [&](const FamilyMark &m) { return m.family == name; });
+    if (have != out.end() && !prose[size_t(have - out.begin())]) continue;
     for (size_t at = text.find(marker.literal); at != std::string::npos; at = text.find(marker.literal, at + 1)) {
       size_t bol = text.rfind('\n', at);
       bol = bol == std::string::npos ? 0 : bol + 1;
@@ -89,11 +110,21 @@ std::vector<FamilyMark> KernelFamilies::marksIn(const std::string &path, const s
       std::string line = text.substr(bol, (eol == std::string::npos ? text.size() : eol) - bol);
       std::smatch m;
       if (!std::regex_search(line, m, marker.re)) continue;
+      bool isProse = inProse(path, text, bol, bol + size_t(m.position(0)));
+      if (have != out.end() && isProse) continue; // a prose mark is already there
       int lineNo = 1 + int(std::count(text.begin(), text.begin() + long(bol), '\n'));
       int col = int(m.position(0)) + 1;
       std::string shown = line.substr(line.find_first_not_of(" \t"));
-      out.push_back({name, {path, lineNo, col, "isa", shown.substr(0, 160), "uses " + name + " (marker " + m.str(0) + ")"}});
-      break;
+      FamilyMark mark{name, {path, lineNo, col, "isa", shown.substr(0, 160), "uses " + name + " (marker " + m.str(0) + ")"}};
+      if (have != out.end()) {
+        *have = mark;
+        prose[size_t(have - out.begin())] = false;
+        break;
+      }
+      out.push_back(mark);
+      prose.push_back(isProse);
+      if (!isProse) break;
+      have = out.end() - 1;
     }
   }
   return out;
