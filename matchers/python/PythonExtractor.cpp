@@ -718,7 +718,14 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   if (!alone) walkScopes(index, in, quant, vocab, oracle, sink, r.facts);
   timer.lap("dispatch:stages", std::to_string(index.parsedCount()) + " modules parsed so far");
   walkEntries(index, in, walked, sink, r.facts, alone ? "a public entry point of the library" : "profile");
+  // A library's registry gives rows when it is audited alone; with a
+  // library profile (entries, no stages) its rows are the profile's, but the
+  // registry's facts are still there for lint (field bug 14's `supported`).
   if (alone) readConfigRegistries(index, in, quant, r.backends, sink, r.facts);
+  else if (quant.scope.empty() && !quant.entries.empty()) {
+    std::vector<std::string> notRows = r.backends;
+    readConfigRegistries(index, in, quant, notRows, sink, r.facts);
+  }
   timer.lap("dispatch:entries", std::to_string(index.parsedCount()) + " modules parsed so far");
   registered.get();
   registeredFacts.backends.clear();

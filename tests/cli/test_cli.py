@@ -445,6 +445,22 @@ class Outputs(unittest.TestCase):
         self.assertIn("keeps the JIT module jit:get_moe_sm100_module to call later", r.stdout)
         self.assertIn("kernel family tcgen05", r.stdout)
 
+    def test_a_library_profile_keeps_its_rows_and_lint_still_reads_the_registry(self):
+        # With a profile naming the library's entries, the registry's configs are not
+        # rows, but their `supported` checks are still linted (field bug 14).
+        engine = pathlib.Path(__file__).resolve().parent.parent / "python" / "config_registry" / "engine"
+        profile = pathlib.Path(scratch()) / "lib.yaml"
+        profile.write_text("id: lib\nbackend:\n  selectors: []\n  rows: [moe_layer]\n"
+                           "quants:\n  - name: nvfp4\n    flags: [nvfp4]\n"
+                           "    entries:\n      moe_layer: [kern.layer.MoELayer]\n")
+        r = run("audit", str(engine), "--profile", str(profile), "--format", "json", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted({c["backend"] for c in json.loads(r.stdout)["cells"]}), ["moe_layer"])
+        r = run("lint", str(engine), "--profile", str(profile), "--format", "json", "--no-cache")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        found = [f["backend"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "open-ended-arch-guard"]
+        self.assertEqual(found, ["Fp4Config"], r.stdout)
+
     def test_a_profile_row_of_another_revision_is_left_out_with_a_warning(self):
         # The row's entry exists nowhere: the profile must not add a row of "unknown" cells.
         case = pathlib.Path(__file__).resolve().parent.parent / "python" / "device_properties"
