@@ -461,6 +461,22 @@ class Outputs(unittest.TestCase):
         found = [f["backend"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "open-ended-arch-guard"]
         self.assertEqual(found, ["Fp4Config"], r.stdout)
 
+    def test_an_exact_arch_branch_with_another_implementation_is_a_note(self):
+        # Only the branch whose siblings trap is a warning; one whose #else builds
+        # another implementation is a note, left out at the default threshold.
+        engine = pathlib.Path(__file__).resolve().parent.parent / "rules" / "exact-arch-equality" / "engine"
+        r = run("lint", str(engine), "--format", "json", "--min-severity", "note", "--no-cache")
+        guards = {f["location"]["line"]: f for f in json.loads(r.stdout)["findings"]
+                  if f["location"]["path"].endswith("scaled_mm_sm120.cu")}
+        self.assertEqual(guards[12]["severity"], "warning", r.stdout)
+        self.assertIn("the #else at line 14 they take fails there", guards[12]["message"])
+        self.assertEqual(guards[44]["severity"], "note", r.stdout)
+        self.assertIn("builds another implementation instead", guards[44]["message"])
+        r = run("lint", str(engine), "--format", "json")
+        lines = [f["location"]["line"] for f in json.loads(r.stdout)["findings"]
+                 if f["location"]["path"].endswith("scaled_mm_sm120.cu")]
+        self.assertEqual(lines, [12], r.stdout)
+
     def test_a_profile_row_of_another_revision_is_left_out_with_a_warning(self):
         # The row's entry exists nowhere: the profile must not add a row of "unknown" cells.
         case = pathlib.Path(__file__).resolve().parent.parent / "python" / "device_properties"

@@ -6,7 +6,11 @@
 // for 12.1 the kernel traps or is empty (field bug 4: vLLM's
 // enable_sm120_only on a DGX Spark). Read from the per-target preprocessor
 // passes: the directive is taken on one target and not on a sibling target
-// of the same major that the pass compiled. In C++ host code, an exact
+// of the same major that the pass compiled. Where every excluded sibling
+// takes another branch of the group with code (a faster path for one GPU, a
+// generic one for the rest: FlashInfer's generated kernels), it is a note;
+// where that branch only traps or fails, or the code is dropped, a warning.
+// In C++ host code, an exact
 // runtime check (`ICHECK_EQ(major, 10)`, `sm == 120`) that refuses GPUs for
 // which the same file's arch-guarded kernels compile a body (field bug 13:
 // FlashInfer's ICHECK_EQ(major, 10) before a kernel built for 12.x), or a
@@ -20,6 +24,8 @@
 #include "model/checks/rules/Rules.h"
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -115,19 +121,107 @@ private:
 
   void checkDirectives(const CheckInput &in, std::vector<Finding> &out) const {
     static const std::regex equality(R"(__CUDA_ARCH__\s*==|==\s*__CUDA_ARCH__)");
-    for (const auto &report : in.guards)
+    for (const auto &report : in.guards) {
+      std::vector<std::string> lines; // read once per file, where a directive needs it
+      std::map<int, const cuda::GuardDirective *> atLine;
+      for (const auto &d : report.directives) atLine[d.line] = &d;
       for (const auto &d : report.directives) {
         if (!std::regex_search(d.condition, equality)) continue;
         auto [taken, excluded] = siblingsSplit(d);
         if (excluded.empty()) continue;
+        if (lines.empty()) lines = readLines(report.path);
+        auto instead = takenInstead(branchesOf(lines, d.line), atLine, excluded, d.line);
+        std::string loses = "code built for those targets loses this branch";
+        if (instead.line)
+          loses += ", and the #" + instead.kind + " at line " + std::to_string(instead.line) +
+                   (instead.fails ? " they take fails there" : " builds another implementation instead");
         Finding f = finding("`#" + d.kind + " " + d.condition + "` is compiled for " + listTargets(taken) +
-                                " but not for " + listTargets(excluded) +
-                                " of the same family: code built for those targets loses this branch",
+                                " but not for " + listTargets(excluded) + " of the same family: " + loses,
                             at(report.path, d.line, "cuda", "#" + d.kind + " " + d.condition,
                                "taken on " + listTargets(taken)));
+        // Another implementation on the siblings is a choice (a faster path for
+        // one GPU), not a failure: a note, below lint's default threshold.
+        if (instead.line && !instead.fails) f.severity = Severity::Note;
         f.targets = excluded;
         out.push_back(std::move(f));
       }
+    }
+  }
+
+  static std::vector<std::string> readLines(const std::string &path) {
+    std::vector<std::string> out;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  }
+
+  /// One branch of an #if group: its directive's line and kind, its code.
+  struct GroupBranch {
+    int line = 0;
+    std::string kind;
+    std::string code; ///< comments and blank lines left out
+    bool fails = false; ///< a few lines that trap, abort, assert, #error or say "not supported"
+  };
+
+  /// The branches of the #if group holding the directive at `line` (1-based).
+  static std::vector<GroupBranch> branchesOf(const std::vector<std::string> &lines, int line) {
+    static const std::regex directive(R"(^\s*#\s*(\w+))");
+    static const std::regex failing(R"(\btrap\b|__trap|\babort\s*\(|\bassert\s*\(|static_assert|#\s*error\b|)"
+                                    R"(__builtin_unreachable|not supported|only supports|unsupported)",
+                                    std::regex::icase);
+    auto word = [&](size_t i) {
+      std::smatch m;
+      return std::regex_search(lines[i], m, directive) ? m[1].str() : std::string();
+    };
+    auto opens = [](const std::string &w) { return w == "if" || w == "ifdef" || w == "ifndef"; };
+    if (line < 1 || size_t(line) > lines.size()) return {};
+    size_t start = size_t(line) - 1; // back to the group's #if
+    for (int depth = 0; !opens(word(start)) || depth > 0;) {
+      if (start == 0) return {};
+      std::string w = word(--start);
+      if (w == "endif") ++depth;
+      else if (opens(w) && depth > 0) --depth;
+    }
+    std::vector<GroupBranch> out{{int(start) + 1, word(start), "", false}};
+    for (size_t i = start + 1, depth = 0; i < lines.size(); ++i) {
+      std::string w = word(i);
+      if (opens(w)) ++depth;
+      else if (w == "endif" && depth > 0) --depth;
+      else if (w == "endif") break;
+      else if (depth == 0 && (w == "elif" || w == "else")) {
+        out.push_back({int(i) + 1, w, "", false});
+        continue;
+      }
+      std::string code = lines[i].substr(0, lines[i].find("//"));
+      if (code.find_first_not_of(" \t") != std::string::npos) out.back().code += code + "\n";
+    }
+    // A branch that fails is a few lines saying so (`printf(...); asm("trap;")`);
+    // a long one that asserts on the way is an implementation.
+    for (auto &b : out)
+      b.fails = std::count(b.code.begin(), b.code.end(), '\n') <= 6 && std::regex_search(b.code, failing);
+    return out;
+  }
+
+  /// The branch the excluded targets take instead of the one at `line`: the
+  /// first that fails for one of them, else one that builds code for them;
+  /// none where some take no branch with code (the code is just dropped).
+  static GroupBranch takenInstead(const std::vector<GroupBranch> &group,
+                                  const std::map<int, const cuda::GuardDirective *> &atLine,
+                                  const std::vector<std::string> &excluded, int line) {
+    GroupBranch implementation;
+    for (const auto &target : excluded) {
+      const GroupBranch *took = nullptr;
+      for (const auto &b : group) {
+        auto d = atLine.find(b.line);
+        if (b.line == line || d == atLine.end()) continue;
+        if (auto s = d->second->byTarget.find(target); s != d->second->byTarget.end() && s->second == cuda::Branch::Taken)
+          took = &b;
+      }
+      if (took && took->fails) return *took;
+      if (!took || took->code.empty()) return {};
+      implementation = *took;
+    }
+    return implementation;
   }
 
   /// Targets where the branch is taken, and the same-major targets of

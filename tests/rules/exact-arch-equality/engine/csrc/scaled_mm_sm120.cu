@@ -35,3 +35,15 @@ __global__ void hopper_only(float *out) {
   out[threadIdx.x] = 1.0f;
 #endif
 }
+
+// A faster path for one GPU and another implementation for its siblings (the
+// shape of FlashInfer's generated kernels): reported as a note, below lint's
+// default threshold, not as a warning.
+__global__ void shared_address(unsigned *out, unsigned base) {
+// EXPECT-NEXT-LINE: exact-arch-equality
+#if __CUDA_ARCH__ == 1200
+  out[threadIdx.x] = base + 1u; // the sm_120 path
+#else
+  out[threadIdx.x] = base + threadIdx.x % 32u;
+#endif
+}
