@@ -115,7 +115,8 @@ std::vector<FamilyMark> KernelFamilies::marksIn(const std::string &path, const s
       int lineNo = 1 + int(std::count(text.begin(), text.begin() + long(bol), '\n'));
       int col = int(m.position(0)) + 1;
       std::string shown = line.substr(line.find_first_not_of(" \t"));
-      FamilyMark mark{name, {path, lineNo, col, "isa", shown.substr(0, 160), "uses " + name + " (marker " + m.str(0) + ")"}};
+      std::string note = "uses " + name + " (marker " + m.str(0) + ")";
+      FamilyMark mark{name, {path, lineNo, col, "isa", shown.substr(0, 160), note}};
       if (have != out.end()) {
         *have = mark;
         prose[size_t(have - out.begin())] = false;

@@ -214,8 +214,8 @@ private:
       for (const auto &b : group) {
         auto d = atLine.find(b.line);
         if (b.line == line || d == atLine.end()) continue;
-        if (auto s = d->second->byTarget.find(target); s != d->second->byTarget.end() && s->second == cuda::Branch::Taken)
-          took = &b;
+        auto state = d->second->byTarget.find(target);
+        if (state != d->second->byTarget.end() && state->second == cuda::Branch::Taken) took = &b;
       }
       if (took && took->fails) return *took;
       if (!took || took->code.empty()) return {};
