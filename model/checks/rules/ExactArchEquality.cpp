@@ -169,8 +169,10 @@ private:
     static const std::regex failing(R"(\btrap\b|__trap|\babort\s*\(|\bassert\s*\(|static_assert|#\s*error\b|)"
                                     R"(__builtin_unreachable|not supported|only supports|unsupported)",
                                     std::regex::icase);
-    auto word = [&](size_t i) {
+    auto word = [&](size_t i) { // most lines are not directives: no regex for them
+      size_t first = lines[i].find_first_not_of(" \t");
       std::smatch m;
+      if (first == std::string::npos || lines[i][first] != '#') return std::string();
       return std::regex_search(lines[i], m, directive) ? m[1].str() : std::string();
     };
     auto opens = [](const std::string &w) { return w == "if" || w == "ifdef" || w == "ifndef"; };
