@@ -184,10 +184,9 @@ bool onlyConstants(const ParsedModule &pm, TSNode block) {
   return true;
 }
 
-std::string enclosingFunction(const ParsedModule &pm, TSNode n) {
-  for (TSNode p = ts_node_parent(n); !isNull(p); p = ts_node_parent(p))
-    if (type(p) == "function_definition") return std::string(pm.text(field(p, "name")));
-  return "";
+std::string enclosingFunctionName(const ParsedModule &pm, TSNode n) {
+  TSNode def = enclosingFunction(ts_node_parent(n));
+  return isNull(def) ? "" : std::string(pm.text(field(def, "name")));
 }
 
 /// The chain read as a closed table, when it is one.
@@ -206,7 +205,7 @@ std::optional<ClosedArchTable> closedTable(const ParsedModule &pm, TSNode chain)
   std::sort(t.listed.begin(), t.listed.end());
   t.listed.erase(std::unique(t.listed.begin(), t.listed.end()), t.listed.end());
   if (t.open || branches < 2 || t.listed.size() < 2) return std::nullopt;
-  return ClosedArchTable{enclosingFunction(pm, chain), t.subject, t.scale == 1, t.listed, {}};
+  return ClosedArchTable{enclosingFunctionName(pm, chain), t.subject, t.scale == 1, t.listed, {}};
 }
 
 /// Whether `raise` is the first statement of its block: the else refuses

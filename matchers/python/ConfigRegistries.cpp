@@ -43,13 +43,6 @@ void supportedCalls(const ParsedModule &pm, TSNode node, std::vector<TSNode> &ou
     supportedCalls(pm, c, out);
 }
 
-TSNode enclosing(TSNode node, std::string_view kind) {
-  for (TSNode p = ts_node_parent(node); !isNull(p); p = ts_node_parent(p))
-    if (type(p) == kind)
-      return p;
-  return TSNode{};
-}
-
 /// Binds `name = EXPR` and `a, b = EXPR` (EXPR a tuple) into `f`.
 void bindAssignment(Interpreter &in, const ParsedModule &pm, TSNode stmt, Frame &f) {
   if (type(stmt) != "expression_statement")
@@ -138,7 +131,7 @@ RegistryUse useOf(Interpreter &in, Module &m, const std::string &registry) {
   std::vector<TSNode> calls;
   supportedCalls(pm, pm.root(), calls);
   for (TSNode call : calls) {
-    TSNode def = enclosing(call, "function_definition");
+    TSNode def = enclosingFunction(call);
     if (isNull(def))
       continue;
     Frame f{&m, {}, 1, nullptr};

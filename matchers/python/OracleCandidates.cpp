@@ -75,12 +75,6 @@ bool directlyIn(TSNode node, TSNode fn) {
 
 uint32_t lineOf(TSNode node) { return ts_node_start_point(node).row + 1; }
 
-TSNode enclosingFunction(TSNode node) {
-  while (!isNull(node) && type(node) != "function_definition")
-    node = ts_node_parent(node);
-  return node;
-}
-
 } // namespace
 
 void readCandidates(ModuleIndex &index, Interpreter &in, const QuantProfile &quant,

@@ -44,6 +44,11 @@ TSNode field(TSNode n, const char *name) {
 }
 bool isNull(TSNode n) { return ts_node_is_null(n); }
 
+TSNode enclosingFunction(TSNode node) {
+  while (!isNull(node) && type(node) != "function_definition") node = ts_node_parent(node);
+  return node;
+}
+
 TSNode moduleLevelValue(const ParsedModule &pm, std::string_view name) {
   for (TSNode stmt : namedChildren(pm.root())) {
     TSNode a = type(stmt) == "expression_statement" ? ts_node_named_child(stmt, 0) : TSNode{};

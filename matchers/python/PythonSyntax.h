@@ -51,6 +51,8 @@ std::string_view type(TSNode n);
 TSNode field(TSNode n, const char *name);
 std::vector<TSNode> namedChildren(TSNode n);
 bool isNull(TSNode n);
+/// The function definition `node` is in (itself if it is one); null if none.
+TSNode enclosingFunction(TSNode node);
 /// The right-hand side of the module-level `name = ...` of `pm`; null if none.
 TSNode moduleLevelValue(const ParsedModule &pm, std::string_view name);
 
