@@ -96,8 +96,19 @@ llvm::json::Value reportJson(const cuda::GuardReport &r) {
   for (const auto &d : r.directives) {
     llvm::json::Object by;
     for (const auto &[t, b] : d.byTarget) by[t] = branchName(b);
-    directives.push_back(llvm::json::Object{{"line", d.line}, {"kind", d.kind}, {"condition", d.condition},
-                                            {"targets", std::move(by)}});
+    llvm::json::Object compiled, enclosing;
+    for (const auto &[t, n] : d.compiled) compiled[t] = n;
+    for (const auto &[t, n] : d.enclosingBlock) enclosing[t] = n;
+    directives.push_back(llvm::json::Object{{"line", d.line},
+                                            {"kind", d.kind},
+                                            {"condition", d.condition},
+                                            {"targets", std::move(by)},
+                                            {"group", d.group},
+                                            {"end", d.end},
+                                            {"code_lines", d.text.codeLines},
+                                            {"fails", d.text.fails},
+                                            {"compiled", std::move(compiled)},
+                                            {"enclosing_block", std::move(enclosing)}});
   }
   for (const auto &k : r.kernels) {
     llvm::json::Object by;
@@ -134,6 +145,13 @@ std::optional<cuda::GuardReport> reportFromJson(const std::string &text) {
       cuda::GuardDirective g{int(d->getInteger("line").value_or(0)), str(*d, "kind"), str(*d, "condition"), {}};
       if (const auto *by = d->getObject("targets"))
         for (const auto &[t, v] : *by) g.byTarget[t.str()] = branch(v.getAsString().value_or(""));
+      g.group = int(d->getInteger("group").value_or(0));
+      g.end = int(d->getInteger("end").value_or(0));
+      g.text = {int(d->getInteger("code_lines").value_or(0)), d->getBoolean("fails").value_or(false)};
+      if (const auto *by = d->getObject("compiled"))
+        for (const auto &[t, v] : *by) g.compiled[t.str()] = int(v.getAsInteger().value_or(0));
+      if (const auto *by = d->getObject("enclosing_block"))
+        for (const auto &[t, v] : *by) g.enclosingBlock[t.str()] = int(v.getAsInteger().value_or(0));
       r.directives.push_back(std::move(g));
     }
   if (const auto *ks = o->getArray("kernels"))
@@ -175,7 +193,7 @@ cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &
   std::string key;
   if (useCache && !dir.empty()) {
     auto text = readCacheFile(file);
-    std::string all = "archscope-guards-v2\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
+    std::string all = "archscope-guards-v3\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
     for (const auto &t : targets) all += t.name() + ",";
     for (const auto &a : options.extraArgs) all += a + '\0';
     for (const auto &m : options.archMacros) all += "arch-macro " + m + '\0';

@@ -30,17 +30,41 @@ namespace {
 
 using clang::SourceLocation;
 
-/// Records the main file's conditional directives and their outcome. The
-/// directives nested in a region that is not compiled reach no callback, so
-/// they are recorded only by the passes where that region is live.
+/// Records the main file's conditional directives and their outcome, the
+/// group each belongs to, the lines of its branch, and how much the branch
+/// compiles. The directives nested in a region that is not compiled reach no
+/// callback, so they are recorded only by the passes where that region is live.
 class GuardRecorder : public clang::PPCallbacks {
 public:
   GuardRecorder(clang::SourceManager &sm, std::vector<GuardDirective> &out, std::vector<std::string> &missing)
       : sm_(sm), out_(out), missing_(missing) {}
 
+  /// One token of the main file reached the compiler. Braces open and close
+  /// the blocks a directive is read in (a function's body, a loop's).
+  void compiledToken(const clang::Token &tok) {
+    if (tok.is(clang::tok::r_brace) && !blocks_.empty()) {
+      Block done = std::move(blocks_.back());
+      blocks_.pop_back();
+      for (size_t i : done.directives) out_[i].enclosingBlock[""] = int(compiled_ - done.compiledAtStart);
+    }
+    ++compiled_;
+    if (tok.is(clang::tok::l_brace)) blocks_.push_back({compiled_, {}});
+  }
+
   bool FileNotFound(llvm::StringRef name) override {
     if (std::find(missing_.begin(), missing_.end(), name.str()) == missing_.end()) missing_.push_back(name.str());
     return true; // skip it and go on: the pass must survive missing headers
+  }
+  // An #include or #define in a branch is something the branch compiles,
+  // though the header's code never reaches the token loop (HeaderDirectives.h).
+  void InclusionDirective(SourceLocation loc, const clang::Token &, llvm::StringRef, bool,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef, llvm::StringRef,
+                          llvm::StringRef, const clang::Module *, bool,
+                          clang::SrcMgr::CharacteristicKind) override {
+    if (sm_.isWrittenInMainFile(loc)) ++compiled_;
+  }
+  void MacroDefined(const clang::Token &name, const clang::MacroDirective *) override {
+    if (sm_.isWrittenInMainFile(name.getLocation())) ++compiled_;
   }
   void If(SourceLocation loc, clang::SourceRange cond, ConditionValueKind v) override {
     open(loc, "if", text(cond), v == CVK_True);
@@ -55,14 +79,21 @@ public:
     next(loc, "elif", text(cond), v == CVK_True);
   }
   void Else(SourceLocation loc, SourceLocation) override { next(loc, "else", "", true); }
-  void Endif(SourceLocation, SourceLocation) override {
-    if (!levels_.empty()) levels_.pop_back();
+  void Endif(SourceLocation loc, SourceLocation) override {
+    if (levels_.empty()) return;
+    close(levels_.back(), loc);
+    levels_.pop_back();
+    current_.pop_back();
   }
 
 private:
   struct Level {
     bool outerLive; ///< the enclosing region is compiled
     bool anyTaken;  ///< an earlier branch of this #if chain was taken
+    int group = 0;  ///< the line of the #if, when it is in the main file
+    std::optional<size_t> branch; ///< the recorded directive whose branch is being read
+    SourceLocation branchLoc;
+    unsigned compiledAtStart = 0;
   };
 
   bool live() const {
@@ -73,19 +104,43 @@ private:
     bool taken = outer && holds;
     levels_.push_back({outer, taken});
     current_.push_back(taken);
-    record(loc, kind, std::move(cond), taken ? Branch::Taken : outer ? Branch::NotTaken : Branch::Skipped);
+    levels_.back().group = sm_.isWrittenInMainFile(loc) ? int(sm_.getSpellingLineNumber(loc)) : 0;
+    record(levels_.back(), loc, kind, std::move(cond),
+           taken ? Branch::Taken : outer ? Branch::NotTaken : Branch::Skipped);
   }
   void next(SourceLocation loc, const char *kind, std::string cond, bool holds) {
     if (levels_.empty()) return;
     Level &l = levels_.back();
+    close(l, loc);
     bool taken = l.outerLive && !l.anyTaken && holds;
     l.anyTaken |= taken;
     current_.back() = taken;
-    record(loc, kind, std::move(cond), taken ? Branch::Taken : l.outerLive ? Branch::NotTaken : Branch::Skipped);
+    record(l, loc, kind, std::move(cond),
+           taken ? Branch::Taken : l.outerLive ? Branch::NotTaken : Branch::Skipped);
   }
-  void record(SourceLocation loc, const char *kind, std::string cond, Branch b) {
+  void record(Level &l, SourceLocation loc, const char *kind, std::string cond, Branch b) {
+    l.branch.reset();
     if (!sm_.isWrittenInMainFile(loc)) return;
-    out_.push_back({int(sm_.getSpellingLineNumber(loc)), kind, std::move(cond), {{"", b}}});
+    out_.push_back({int(sm_.getSpellingLineNumber(loc)), kind, std::move(cond), {{"", b}}, l.group});
+    l.branch = out_.size() - 1;
+    if (!blocks_.empty()) blocks_.back().directives.push_back(out_.size() - 1);
+    l.branchLoc = loc;
+    l.compiledAtStart = compiled_;
+  }
+  /// The branch being read ends at `loc`: its lines and what it compiled.
+  void close(Level &l, SourceLocation loc) {
+    if (!l.branch) return;
+    GuardDirective &d = out_[*l.branch];
+    d.end = int(sm_.getSpellingLineNumber(loc));
+    if (d.byTarget.at("") == Branch::Taken) d.compiled[""] = int(compiled_ - l.compiledAtStart);
+    bool invalid = false;
+    llvm::StringRef file = sm_.getBufferData(sm_.getMainFileID(), &invalid);
+    unsigned from = sm_.getFileOffset(l.branchLoc), to = sm_.getFileOffset(loc);
+    if (invalid || from >= to || to > file.size()) return;
+    llvm::StringRef body = file.slice(from, to);
+    // After the directive's own line, before the closing one's.
+    size_t first = body.find('\n'), last = body.rfind('\n');
+    if (first != last) d.text = readBranchText(body.slice(first + 1, last + 1));
   }
   std::string text(clang::SourceRange r) const {
     bool invalid = false;
@@ -98,6 +153,12 @@ private:
   std::vector<std::string> &missing_;
   std::vector<Level> levels_;
   std::vector<bool> current_; ///< per level: the branch being read is taken
+  unsigned compiled_ = 0;     ///< main-file tokens, #includes and #defines so far
+  struct Block {
+    unsigned compiledAtStart;      ///< after its `{`
+    std::vector<size_t> directives; ///< recorded while it was the innermost open block
+  };
+  std::vector<Block> blocks_;
 };
 
 /// Finds `__global__` kernel definitions in the token stream of one pass and
@@ -203,7 +264,9 @@ public:
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
     if (extract_) {
-      ci.getPreprocessor().addPPCallbacks(std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_));
+      auto recorder = std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_);
+      recorder_ = recorder.get();
+      ci.getPreprocessor().addPPCallbacks(std::move(recorder));
       ci.getPreprocessor().addPPCallbacks(
           std::make_unique<GlobalMacroWatcher>(ci.getSourceManager(), kernels_, globalExpansions_));
       ci.getPreprocessor().addPPCallbacks(
@@ -230,6 +293,7 @@ protected:
       if (!extract_) continue;
       auto loc = sm.getExpansionLoc(tok.getLocation());
       if (tok.getLocation().isMacroID() && globalExpansions_.count(loc.getRawEncoding())) continue;
+      if (recorder_ && sm.isWrittenInMainFile(loc)) recorder_->compiledToken(tok);
       kernels_.feed(tok, sm.isWrittenInMainFile(loc), [&] { return int(sm.getSpellingLineNumber(loc)); });
     }
   }
@@ -243,6 +307,7 @@ private:
   ScannedHeaders &scans_;
   bool &readsTarget_;
   std::set<unsigned> globalExpansions_; ///< where `__global__` was a macro
+  GuardRecorder *recorder_ = nullptr;   ///< owned by the preprocessor
 };
 
 /// Adds one target's kernels to the report's per-kernel table.
@@ -304,10 +369,16 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
       auto it = std::find_if(report.directives.begin(), report.directives.end(),
                              [&](const GuardDirective &x) { return x.line == d.line; });
       if (it == report.directives.end()) {
-        report.directives.push_back({d.line, d.kind, d.condition, {}});
+        report.directives.push_back(d);
         it = report.directives.end() - 1;
+        it->byTarget.clear();
+        it->compiled.clear();
+        it->enclosingBlock.clear();
       }
       it->byTarget[target] = d.byTarget.at("");
+      if (auto n = d.compiled.find(""); n != d.compiled.end()) it->compiled[target] = n->second;
+      if (auto n = d.enclosingBlock.find(""); n != d.enclosingBlock.end())
+        it->enclosingBlock[target] = n->second;
     }
   };
   for (size_t i = 0; i < targets.size(); ++i) {

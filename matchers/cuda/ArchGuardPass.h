@@ -10,6 +10,7 @@
 // whether each `__global__` kernel has a body, an empty one, or only a trap.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "matchers/cuda/BranchText.h"
 #include "model/Target.h"
 
 #include <map>
@@ -25,6 +26,17 @@ struct GuardDirective {
   std::string kind;      ///< if, ifdef, ifndef, elif, else
   std::string condition; ///< the directive's text after the keyword
   std::map<std::string, Branch> byTarget; ///< target name -> branch state
+  int group = 0; ///< the line of the #if, #ifdef or #ifndef that opens its group
+  int end = 0;   ///< the line of the #elif, #else or #endif that ends this branch
+  BranchText text; ///< what the branch's lines say, the same for every target
+  /// Per target where the branch is taken: the tokens, #includes and #defines
+  /// it compiles there (none: the target loses nothing by not taking it).
+  std::map<std::string, int> compiled;
+  /// Per target, where the directive is read inside a `{ }` block (a
+  /// function's body, a loop's): the tokens that block compiles there. A
+  /// target that skips the branch and still compiles code around it keeps
+  /// the function; one whose block is empty without it loses the function.
+  std::map<std::string, int> enclosingBlock;
 };
 
 /// What a `__global__` kernel of the file compiles to on one target.

@@ -472,6 +472,14 @@ class Outputs(unittest.TestCase):
         self.assertIn("the #else at line 14 they take fails there", guards[12]["message"])
         self.assertEqual(guards[44]["severity"], "note", r.stdout)
         self.assertIn("builds another implementation instead", guards[44]["message"])
+        # A fence added inside a kernel the siblings still build is a note; a
+        # kernel whose whole body is the branch is a warning; an #error is none.
+        added = {f["location"]["line"]: f for f in json.loads(r.stdout)["findings"]
+                 if f["location"]["path"].endswith("per_gpu_branches.cu")}
+        self.assertEqual(sorted(added), [27, 37], r.stdout)
+        self.assertEqual(added[27]["severity"], "note", r.stdout)
+        self.assertIn("(4 tokens) and keeps the 48 of the block around it", added[27]["message"])
+        self.assertEqual(added[37]["severity"], "warning", r.stdout)
         r = run("lint", str(engine), "--format", "json")
         lines = [f["location"]["line"] for f in json.loads(r.stdout)["findings"]
                  if f["location"]["path"].endswith("scaled_mm_sm120.cu")]

@@ -198,3 +198,49 @@ TEST(ArchGuardPassInput, SystemHeadersAreNotSearched) {
   EXPECT_EQ(at(r, 6).byTarget.at("sm_90a"), Branch::NotTaken);
   EXPECT_EQ(at(r, 6).byTarget.at("sm_120a"), Branch::Taken);
 }
+
+// A group closed inside a live region must not make the next group look dead
+// (the recorder kept the closed group's branch state: xqa/mha.cu's
+// `#if __CUDA_ARCH__ == 1210` read as skipped on every target).
+TEST(ArchGuardPassGroups, AClosedGroupDoesNotHideTheNextOne) {
+  auto r = passOver("closed.cu", "#if 1\n#if 0\n#endif\n#if __CUDA_ARCH__ == 1210\nint a;\n#endif\n#endif\n",
+                    targets({"sm_120a", "sm_121a"}));
+  EXPECT_EQ(at(r, 4).byTarget.at("sm_121a"), Branch::Taken);
+  EXPECT_EQ(at(r, 4).byTarget.at("sm_120a"), Branch::NotTaken);
+}
+
+// Each branch knows its group, its lines, and what it compiles per target:
+// a branch whose only content is a nested guard false wherever it holds
+// compiles nothing there.
+TEST(ArchGuardPassGroups, EachBranchKnowsItsGroupAndWhatItCompiles) {
+  auto r = passOver("group.cu",
+                    "#if __CUDA_ARCH__ == 1030\n#if __CUDA_ARCH__ == 1000\n#error no\n#endif\n"
+                    "#else\nint b; // a comment\n\n#endif\n",
+                    targets({"sm_100a", "sm_103a"}));
+  const auto &exact = at(r, 1), &other = at(r, 5);
+  EXPECT_EQ(exact.group, 1);
+  EXPECT_EQ(exact.end, 5);
+  EXPECT_EQ(exact.compiled.at("sm_103a"), 0);
+  EXPECT_EQ(exact.compiled.count("sm_100a"), 0u); // not taken there
+  EXPECT_TRUE(exact.text.fails);                  // its lines say #error
+  EXPECT_EQ(other.group, 1);
+  EXPECT_EQ(other.end, 8);
+  EXPECT_EQ(other.text.codeLines, 1);
+  EXPECT_FALSE(other.text.fails);
+  EXPECT_EQ(other.compiled.at("sm_100a"), 3); // int b ;
+  EXPECT_EQ(at(r, 2).group, 2);
+}
+
+// The block a directive is read in, per target: what the siblings keep
+// around a branch they skip.
+TEST(ArchGuardPassGroups, TheEnclosingBlockIsCountedPerTarget) {
+  auto r = passOver("block.cu",
+                    "int f() {\n  int x = 1;\n#if __CUDA_ARCH__ == 1210\n  x++;\n#endif\n  return x;\n}\n",
+                    targets({"sm_120a", "sm_121a"}));
+  const auto &d = at(r, 3);
+  EXPECT_EQ(d.enclosingBlock.at("sm_120a"), 8);  // int x = 1 ; return x ;
+  EXPECT_EQ(d.enclosingBlock.at("sm_121a"), 11); // and x ++ ;
+  EXPECT_EQ(d.compiled.at("sm_121a"), 3);
+  auto top = passOver("top.cu", "#if __CUDA_ARCH__ == 1210\nint y;\n#endif\n", targets({"sm_121a"}));
+  EXPECT_TRUE(at(top, 1).enclosingBlock.empty()); // at file scope
+}

@@ -10,6 +10,9 @@
 // takes another branch of the group with code (a faster path for one GPU, a
 // generic one for the rest: FlashInfer's generated kernels), it is a note;
 // where that branch only traps or fails, or the code is dropped, a warning.
+// Code dropped inside a block that the siblings still fill with more than
+// the branch held (a fence added for one GPU) is a note; a branch that
+// compiles nothing where it is taken (an `#error`) is no finding.
 // In C++ host code, an exact
 // runtime check (`ICHECK_EQ(major, 10)`, `sm == 120`) that refuses GPUs for
 // which the same file's arch-guarded kernels compile a body (field bug 13:
@@ -24,8 +27,6 @@
 #include "model/checks/rules/Rules.h"
 
 #include <algorithm>
-#include <fstream>
-#include <map>
 #include <optional>
 #include <regex>
 
@@ -122,106 +123,79 @@ private:
   void checkDirectives(const CheckInput &in, std::vector<Finding> &out) const {
     static const std::regex equality(R"(__CUDA_ARCH__\s*==|==\s*__CUDA_ARCH__)");
     for (const auto &report : in.guards) {
-      std::vector<std::string> lines; // read once per file, where a directive needs it
-      std::map<int, const cuda::GuardDirective *> atLine;
-      for (const auto &d : report.directives) atLine[d.line] = &d;
       for (const auto &d : report.directives) {
         if (!std::regex_search(d.condition, equality)) continue;
         auto [taken, excluded] = siblingsSplit(d);
-        if (excluded.empty()) continue;
-        if (lines.empty()) lines = readLines(report.path);
-        auto instead = takenInstead(branchesOf(lines, d.line), atLine, excluded, d.line);
+        if (excluded.empty() || compilesNothing(d)) continue;
+        const cuda::GuardDirective *instead = takenInstead(report, d, excluded);
+        auto kept = instead ? std::nullopt : keptAround(d, excluded);
         std::string loses = "code built for those targets loses this branch";
-        if (instead.line)
-          loses += ", and the #" + instead.kind + " at line " + std::to_string(instead.line) +
-                   (instead.fails ? " they take fails there" : " builds another implementation instead");
+        if (instead)
+          loses += ", and the #" + instead->kind + " at line " + std::to_string(instead->line) +
+                   (instead->text.fails ? " they take fails there"
+                                        : " builds another implementation instead");
+        else if (kept)
+          loses += " (" + std::to_string(mostCompiled(d)) + " tokens) and keeps the " +
+                   std::to_string(*kept) + " of the block around it: an addition for one GPU";
         Finding f = finding("`#" + d.kind + " " + d.condition + "` is compiled for " + listTargets(taken) +
                                 " but not for " + listTargets(excluded) + " of the same family: " + loses,
                             at(report.path, d.line, "cuda", "#" + d.kind + " " + d.condition,
                                "taken on " + listTargets(taken)));
         // Another implementation on the siblings is a choice (a faster path for
         // one GPU), not a failure: a note, below lint's default threshold.
-        if (instead.line && !instead.fails) f.severity = Severity::Note;
+        if ((instead && !instead->text.fails) || kept) f.severity = Severity::Note;
         f.targets = excluded;
         out.push_back(std::move(f));
       }
     }
   }
 
-  static std::vector<std::string> readLines(const std::string &path) {
-    std::vector<std::string> out;
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
+  /// Where every excluded target still compiles, in the `{ }` block around
+  /// the branch, more than the branch holds where taken (a fence or a
+  /// variable added for one GPU inside a kernel that builds for all): the
+  /// fewest tokens one of them keeps. None where the block is empty without
+  /// it (the function is lost) or the branch is outside any block.
+  static std::optional<int> keptAround(const cuda::GuardDirective &d,
+                                       const std::vector<std::string> &excluded) {
+    int fewest = -1;
+    for (const auto &target : excluded) {
+      auto block = d.enclosingBlock.find(target);
+      if (block == d.enclosingBlock.end() || block->second <= mostCompiled(d)) return std::nullopt;
+      fewest = fewest < 0 ? block->second : std::min(fewest, block->second);
+    }
+    return fewest < 0 ? std::nullopt : std::optional<int>(fewest);
   }
 
-  /// One branch of an #if group: its directive's line and kind, its code.
-  struct GroupBranch {
-    int line = 0;
-    std::string kind;
-    std::string code; ///< comments and blank lines left out
-    bool fails = false; ///< a few lines that trap, abort, assert, #error or say "not supported"
-  };
-
-  /// The branches of the #if group holding the directive at `line` (1-based).
-  static std::vector<GroupBranch> branchesOf(const std::vector<std::string> &lines, int line) {
-    static const std::regex directive(R"(^\s*#\s*(\w+))");
-    static const std::regex failing(R"(\btrap\b|__trap|\babort\s*\(|\bassert\s*\(|static_assert|#\s*error\b|)"
-                                    R"(__builtin_unreachable|not supported|only supports|unsupported)",
-                                    std::regex::icase);
-    auto word = [&](size_t i) { // most lines are not directives: no regex for them
-      size_t first = lines[i].find_first_not_of(" \t");
-      std::smatch m;
-      if (first == std::string::npos || lines[i][first] != '#') return std::string();
-      return std::regex_search(lines[i], m, directive) ? m[1].str() : std::string();
-    };
-    auto opens = [](const std::string &w) { return w == "if" || w == "ifdef" || w == "ifndef"; };
-    if (line < 1 || size_t(line) > lines.size()) return {};
-    size_t start = size_t(line) - 1; // back to the group's #if
-    for (int depth = 0; !opens(word(start)) || depth > 0;) {
-      if (start == 0) return {};
-      std::string w = word(--start);
-      if (w == "endif") ++depth;
-      else if (opens(w) && depth > 0) --depth;
-    }
-    std::vector<GroupBranch> out{{int(start) + 1, word(start), "", false}};
-    for (size_t i = start + 1, depth = 0; i < lines.size(); ++i) {
-      std::string w = word(i);
-      if (opens(w)) ++depth;
-      else if (w == "endif" && depth > 0) --depth;
-      else if (w == "endif") break;
-      else if (depth == 0 && (w == "elif" || w == "else")) {
-        out.push_back({int(i) + 1, w, "", false});
-        continue;
-      }
-      std::string code = lines[i].substr(0, lines[i].find("//"));
-      if (code.find_first_not_of(" \t") != std::string::npos) out.back().code += code + "\n";
-    }
-    // A branch that fails is a few lines saying so (`printf(...); asm("trap;")`);
-    // a long one that asserts on the way is an implementation.
-    for (auto &b : out)
-      b.fails = std::count(b.code.begin(), b.code.end(), '\n') <= 6 && std::regex_search(b.code, failing);
-    return out;
+  static int mostCompiled(const cuda::GuardDirective &d) {
+    int most = 0;
+    for (const auto &[target, n] : d.compiled) most = std::max(most, n);
+    return most;
   }
 
-  /// The branch the excluded targets take instead of the one at `line`: the
+  /// A branch that compiles nothing where it is taken (an `#error`, or only
+  /// a nested `#if` that is false there) gives its siblings nothing to lose.
+  static bool compilesNothing(const cuda::GuardDirective &d) {
+    return !d.compiled.empty() &&
+           std::all_of(d.compiled.begin(), d.compiled.end(), [](const auto &c) { return c.second == 0; });
+  }
+
+  /// The branch of the same group the excluded targets take instead: the
   /// first that fails for one of them, else one that builds code for them;
   /// none where some take no branch with code (the code is just dropped).
-  static GroupBranch takenInstead(const std::vector<GroupBranch> &group,
-                                  const std::map<int, const cuda::GuardDirective *> &atLine,
-                                  const std::vector<std::string> &excluded, int line) {
-    GroupBranch implementation;
+  static const cuda::GuardDirective *takenInstead(const cuda::GuardReport &report,
+                                                  const cuda::GuardDirective &d,
+                                                  const std::vector<std::string> &excluded) {
+    const cuda::GuardDirective *implementation = nullptr;
     for (const auto &target : excluded) {
-      const GroupBranch *took = nullptr;
-      for (const auto &b : group) {
-        auto d = atLine.find(b.line);
-        if (b.line == line || d == atLine.end()) continue;
-        auto state = d->second->byTarget.find(target);
-        if (state != d->second->byTarget.end() && state->second == cuda::Branch::Taken) took = &b;
+      const cuda::GuardDirective *took = nullptr;
+      for (const auto &b : report.directives) {
+        if (b.group != d.group || b.line == d.line) continue;
+        auto state = b.byTarget.find(target);
+        if (state != b.byTarget.end() && state->second == cuda::Branch::Taken) took = &b;
       }
-      if (took && took->fails) return *took;
-      if (!took || took->code.empty()) return {};
-      implementation = *took;
+      if (took && took->text.fails) return took;
+      if (!took || took->text.codeLines == 0) return nullptr;
+      implementation = took;
     }
     return implementation;
   }
