@@ -21,6 +21,7 @@
 #include "tool/Guards.h"
 #include "tool/PinnedTrees.h"
 #include "tool/RuntimeChecksCache.h"
+#include "tool/diff/GitCheckout.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -221,6 +222,18 @@ bool holdsCubins(const std::string &root) {
   return false;
 }
 
+/// What to do about a tree with no Python file to read.
+std::string noPythonHint(const std::string &root) {
+  std::error_code ec;
+  if (holdsCubins(root))
+    return "cubins are read through the package that ships them: give the folder that holds its "
+           "__init__.py too (an unpacked flashinfer-cubin wheel, say)";
+  if (diff::isRepositoryTop(root) && !fs::exists(fs::path(root) / ".git", ec))
+    return "a bare git repository has no files to read: give a checkout of it, or compare two of its "
+           "revisions with archscope diff REV_A REV_B " + root;
+  return "give the root of an engine checkout or of a site-packages folder";
+}
+
 } // namespace
 
 /// Each owner's installed cubin pools, per GPU: a kernel when some cubin
@@ -382,11 +395,7 @@ AuditResult runAudit(const Options &opts) {
   // lint reads trees of CUDA and CMake only as well; audit needs the Python layer.
   for (const auto &t : trees)
     if (t.files().empty() && opts.command != "lint")
-      throw inputError("no Python files under '" + t.root() + "'",
-                       holdsCubins(t.root())
-                           ? "cubins are read through the package that ships them: give the folder that holds its "
-                             "__init__.py too (an unpacked flashinfer-cubin wheel, say)"
-                           : "give the root of an engine checkout or of a site-packages folder");
+      throw inputError("no Python files under '" + t.root() + "'", noPythonHint(t.root()));
   // What the profiles of the libraries present (a --with tree, or a package
   // beside the engine in one site-packages folder) know about their code
   // comes along.

@@ -6,6 +6,7 @@
 #include "tool/diff/GitCheckout.h"
 
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -23,12 +24,11 @@ std::string readText(const fs::path &p) {
   return ss.str();
 }
 
-/// `name = "flashinfer-python"` of the tree's own pyproject.toml.
-std::string distributionName(const fs::path &tree) {
+/// `name = "flashinfer-python"` of a pyproject.toml's text.
+std::string distributionIn(const std::string &pyproject) {
   static const std::regex name(R"re((?:^|\n)name\s*=\s*["']([A-Za-z0-9_.-]+)["'])re");
   std::smatch m;
-  std::string text = readText(tree / "pyproject.toml");
-  return std::regex_search(text, m, name) ? m[1].str() : "";
+  return std::regex_search(pyproject, m, name) ? m[1].str() : "";
 }
 
 /// The files an engine pins its dependencies in.
@@ -58,16 +58,60 @@ PinnedVersion pinOf(const std::string &dist, const fs::path &engine, const std::
 
 } // namespace
 
-PinnedVersion pinnedVersion(const std::string &engineRoot, const std::string &dependency, const Profile &profile) {
-  std::string folder = fs::path(dependency).filename().string();
+/// The profile's pin for a dependency named `folder`, else the engine's pin
+/// of its distribution `dist`.
+PinnedVersion pinFor(const std::string &engineRoot, const std::string &folder, const std::string &dist,
+                     const Profile &profile) {
   for (const auto &p : profile.pins) {
     if (folder.find(p.name) == std::string::npos) continue;
     std::smatch m;
     std::string text = readText(fs::path(engineRoot) / p.file);
     if (std::regex_search(text, m, std::regex(p.pattern))) return {m[1], p.file};
   }
-  std::string dist = distributionName(dependency);
   return dist.empty() ? PinnedVersion{} : pinOf(dist, engineRoot, pinFiles(engineRoot));
+}
+
+/// The pinned version's tag (vV or V) in `repo`; none when it has neither.
+std::optional<diff::Revision> tagOf(const diff::GitRepo &repo, const std::string &version) {
+  for (const std::string &name : {"v" + version, version}) {
+    try {
+      diff::Revision tag = diff::resolveRevision(repo, name);
+      tag.spelled = name;
+      return tag;
+    } catch (const ArchscopeError &) {
+    }
+  }
+  return std::nullopt;
+}
+
+/// What to read of a --with repository: a revision to copy out (no commit:
+/// the checkout as it is) and the note that says so (none: nothing to say).
+struct PinnedRead {
+  diff::Revision rev;
+  std::string note;
+};
+
+PinnedRead revisionToRead(const diff::GitRepo &repo, const std::string &version) {
+  diff::Revision head = diff::resolveRevision(repo, "HEAD");
+  if (auto tag = version.empty() ? std::nullopt : tagOf(repo, version)) {
+    if (tag->commit == head.commit && !repo.bare) return {};
+    return {*tag, ": read at " + tag->spelled + " (" + tag->shortCommit() + "), the version the engine pins" +
+                      (repo.bare ? "" : ", not at the checkout's HEAD")};
+  }
+  std::string missing = version.empty() ? ""
+                                        : ": the engine pins " + version + ", and the " +
+                                              (repo.bare ? "repository" : "checkout") + " has no tag v" +
+                                              version + " or " + version;
+  if (!repo.bare) return {{}, missing.empty() ? "" : missing + "; read as it is"};
+  head.spelled = "HEAD"; // a bare repository has no files but its revisions'
+  return {head, (missing.empty() ? ": a bare repository" : missing) + "; read at its HEAD (" +
+                    head.shortCommit() + ")"};
+}
+
+PinnedVersion pinnedVersion(const std::string &engineRoot, const std::string &dependency,
+                            const Profile &profile) {
+  return pinFor(engineRoot, fs::path(dependency).filename().string(),
+                distributionIn(readText(fs::path(dependency) / "pyproject.toml")), profile);
 }
 
 std::vector<std::string> treesAtPins(const std::vector<std::string> &withPaths, const std::string &engineRoot,
@@ -75,35 +119,27 @@ std::vector<std::string> treesAtPins(const std::vector<std::string> &withPaths, 
   std::vector<std::string> out;
   for (const auto &path : withPaths) {
     out.push_back(path);
-    std::error_code ec;
-    if (!fs::exists(fs::path(path) / ".git", ec)) continue; // a checkout's top, not an installed package
-    std::string version = pinnedVersion(engineRoot, path, profile).version;
-    if (version.empty()) continue;
+    if (!diff::isRepositoryTop(path)) continue; // an installed package, or a plain folder
     try {
       diff::GitRepo repo = diff::findRepository(path);
-      diff::Revision head = diff::resolveRevision(repo, "HEAD"), tag;
-      for (const std::string &name : {"v" + version, version}) {
-        try {
-          tag = diff::resolveRevision(repo, name);
-          tag.spelled = name;
-          break;
-        } catch (const ArchscopeError &) {
-        }
+      std::string version = pinnedVersion(engineRoot, path, profile).version;
+      if (repo.bare) { // no files: its distribution names it (a mirror is often just "repo.git")
+        diff::Revision head = diff::resolveRevision(repo, "HEAD");
+        std::string dist = distributionIn(diff::fileAt(repo, head, "pyproject.toml"));
+        if (!dist.empty()) repo.name = dist;
+        version = pinFor(engineRoot, repo.name, dist, profile).version;
       }
-      if (tag.commit.empty()) {
-        notes.push_back(repo.name + ": the engine pins " + version + ", and the checkout has no tag v" + version +
-                        " or " + version + "; read as it is");
-        continue;
-      }
-      if (tag.commit == head.commit) continue;
-      std::string dest = diff::runTempDir("archscope-pin-" + std::to_string(getuid()) + "-" + tag.shortCommit()) +
-                         "/" + repo.name + "@" + version;
-      diff::extractRevision(repo, tag, dest);
+      PinnedRead read = revisionToRead(repo, version);
+      if (!read.note.empty()) notes.push_back(repo.name + read.note);
+      if (read.rev.commit.empty()) continue; // the checkout as it is
+      std::string at = version.empty() || read.rev.spelled == "HEAD" ? read.rev.shortCommit() : version;
+      std::string dest =
+          diff::runTempDir("archscope-pin-" + std::to_string(getuid()) + "-" + read.rev.shortCommit()) + "/" +
+          repo.name + "@" + at;
+      diff::extractRevision(repo, read.rev, dest);
       out.back() = (fs::path(dest) / repo.prefix).lexically_normal().string();
       if (out.back().size() > 1 && out.back().back() == '/') out.back().pop_back();
-      notes.push_back(repo.name + ": read at " + tag.spelled + " (" + tag.shortCommit() +
-                      "), the version the engine pins, not at the checkout's HEAD");
-    } catch (const ArchscopeError &) { // not a git work tree after all, or git missing: as given
+    } catch (const ArchscopeError &) { // not a git repository after all, or git missing: as given
     }
   }
   return out;

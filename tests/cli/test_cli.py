@@ -662,6 +662,46 @@ class PinnedDependency(unittest.TestCase):
         self.assertNotIn("read at", r.stderr)
         self.assertEqual(self.cell(json.loads(r.stdout), "grouped", "sm_120"), "rejected")
 
+    def test_a_bare_mirror_is_read_at_the_pinned_tag_and_else_at_its_head(self):
+        # A CI mirror (git clone --mirror) has no files: its distribution name comes
+        # from HEAD's pyproject.toml, and the pinned tag is read out of git.
+        mirror = self.dir / "mirror.git"
+        subprocess.run(["git", "clone", "-q", "--mirror", str(self.lib), str(mirror)], check=True)
+        r = run("audit", str(self.engine), "--with", str(mirror), "--no-profile", "--format", "json",
+                "--targets", "sm_100,sm_120", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("kern-lib: read at v1.0", r.stderr)
+        self.assertEqual(self.cell(json.loads(r.stdout), "grouped", "sm_120"), "supported")
+        # Pinned to a version the mirror has no tag for: its HEAD, and a note says so.
+        (self.engine / "requirements.txt").write_text("kern_lib==3.0\n")
+        r = run("audit", str(self.engine), "--with", str(mirror), "--no-profile", "--format", "json",
+                "--targets", "sm_100,sm_120", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("has no tag v3.0 or 3.0; read at its HEAD", r.stderr)
+        self.assertEqual(self.cell(json.loads(r.stdout), "grouped", "sm_120"), "rejected")
+
+    def test_diff_reads_a_bare_repository_and_audit_says_what_to_do(self):
+        # The engine's own history, in a bare repository: each side read out of git.
+        self.lib = self.engine  # self.git works in the engine's folder now
+        (self.engine / "kern").mkdir()
+        (self.engine / "kern" / "__init__.py").write_text("")
+        (self.engine / "kern" / "moe.py").write_text(self.LIB_V1)
+        self.git("init", "-q")
+        self.git("add", "-A")
+        self.git("commit", "-qm", "grouped everywhere")
+        (self.engine / "kern" / "moe.py").write_text(self.LIB_V2)
+        self.git("commit", "-qam", "grouped on SM100 only")
+        mirror = self.dir / "engine.git"
+        subprocess.run(["git", "clone", "-q", "--bare", str(self.engine), str(mirror)], check=True)
+        r = run("diff", "HEAD~1", "HEAD", str(mirror), "--no-profile", "--format", "json",
+                "--targets", "sm_100,sm_120", "--no-cache")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        changed = {(c["backend"], c["target"]): (c["before"], c["after"]) for c in json.loads(r.stdout)["changes"]}
+        self.assertEqual(changed[("grouped", "sm_120")], ("supported", "rejected"), r.stdout)
+        r = run("audit", str(mirror))
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("a bare git repository has no files to read", r.stderr)
+
 
 class Validate(unittest.TestCase):
     def test_merge_rejects_bad_results_files(self):

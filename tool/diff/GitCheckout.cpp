@@ -59,6 +59,13 @@ ProgramResult git(const std::string &dir, std::vector<std::string> args) {
 /// git's own first line ("fatal: not a git repository ..."), for hints.
 std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
 
+/// "sglang" for /mirrors/sglang.git.
+std::string bareName(const std::string &gitDir) {
+  std::string name = fs::path(gitDir).filename().string();
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".git") == 0) name.resize(name.size() - 4);
+  return name;
+}
+
 } // namespace
 
 GitRepo findRepository(const std::string &path) {
@@ -68,12 +75,27 @@ GitRepo findRepository(const std::string &path) {
   if (!fs::is_directory(dir, ec))
     throw inputError("'" + path + "' is a file, not a folder", "give the engine's folder inside the repository");
   auto top = git(dir.string(), {"rev-parse", "--show-toplevel"});
-  if (top.status != 0)
+  if (top.status != 0) {
+    auto bare = git(dir.string(), {"rev-parse", "--is-bare-repository"});
+    auto gitDir = git(dir.string(), {"rev-parse", "--absolute-git-dir"});
+    if (bare.status == 0 && bare.out == "true" && gitDir.status == 0 && !gitDir.out.empty())
+      return {gitDir.out, "", bareName(gitDir.out), true};
     throw inputError("'" + path + "' is not inside a git repository's work tree (" + firstLine(top.err) + ")",
-                     "diff compares two revisions of a git checkout: give a folder of one");
+                     "diff compares two revisions of a git checkout or a bare repository: give a folder of "
+                     "one");
+  }
   auto prefix = git(dir.string(), {"rev-parse", "--show-prefix"});
   if (prefix.status != 0) throw inputError("git rev-parse --show-prefix failed in '" + path + "': " + prefix.err);
   return {top.out, prefix.out, fs::path(top.out).filename().string()};
+}
+
+bool isRepositoryTop(const std::string &path) {
+  std::error_code ec;
+  fs::path dir(path);
+  if (fs::exists(dir / ".git", ec)) return true;
+  // A bare repository's own files; git confirms it in findRepository.
+  return fs::is_regular_file(dir / "HEAD", ec) && fs::is_directory(dir / "objects", ec) &&
+         fs::is_directory(dir / "refs", ec);
 }
 
 Revision resolveRevision(const GitRepo &repo, const std::string &spelled) {
@@ -84,6 +106,11 @@ Revision resolveRevision(const GitRepo &repo, const std::string &spelled) {
     throw usageError("unknown revision '" + spelled + "' in " + repo.root,
                      "give a commit, tag or branch of that repository (git log --oneline shows them)");
   return {spelled, r.out};
+}
+
+std::string fileAt(const GitRepo &repo, const Revision &rev, const std::string &file) {
+  auto r = git(repo.root, {"show", rev.commit + ":" + file});
+  return r.status == 0 ? r.out : "";
 }
 
 TempDir::TempDir(const std::string &stable) {

@@ -13,9 +13,10 @@ namespace archscope::diff {
 
 /// The repository that holds an audited folder.
 struct GitRepo {
-  std::string root;   ///< absolute top of the work tree
+  std::string root;   ///< absolute top of the work tree, or the bare repository's folder
   std::string prefix; ///< the audited folder inside it ("python/", "" for the top)
-  std::string name;   ///< the top folder's name ("sglang")
+  std::string name;   ///< the top folder's name ("sglang"; "sglang" for sglang.git)
+  bool bare = false;  ///< no work tree (a CI mirror): every revision is read from git
 };
 
 /// One side of the diff: what the user typed and the commit it names.
@@ -25,12 +26,21 @@ struct Revision {
   std::string shortCommit() const { return commit.substr(0, 9); }
 };
 
-/// The repository around `path` (a folder); throws an input error when git
-/// is missing, the folder does not exist or is not inside a work tree.
+/// The repository around `path` (a folder of a work tree, or a bare
+/// repository such as `git clone --mirror` makes); throws an input error
+/// when git is missing, the folder does not exist or is neither.
 GitRepo findRepository(const std::string &path);
+
+/// Whether `path` is the top of a git checkout or a bare repository (what
+/// `--with` reads at the engine's pinned tag), not an installed package.
+bool isRepositoryTop(const std::string &path);
 
 /// The commit `spelled` names; throws a usage error naming it otherwise.
 Revision resolveRevision(const GitRepo &repo, const std::string &spelled);
+
+/// The text of `file` (relative to the repository's top) at `rev`; "" when
+/// it does not exist there.
+std::string fileAt(const GitRepo &repo, const Revision &rev, const std::string &file);
 
 /// A temporary folder, removed with everything in it however the run ends
 /// (return or exception). It is $TMPDIR/<stable> when no other run holds
