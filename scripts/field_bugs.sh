@@ -24,7 +24,7 @@ cd "$dest"
 BUGS=(
   "1  vllm       079781177 family-predicate-gap    fused_moe/flashinfer_cutlass_moe\.py"
   "2  vllm       65b980896 -                       -"
-  "4  vllm       644b2a28e exact-arch-equality     csrc/cutlass_extensions/common\.hpp"
+  "4  vllm       06d020bb6 exact-arch-equality     csrc/cutlass_extensions/common\.hpp"
   "6  vllm       6c9837a76 cmake-arch-drop         CMakeLists\.txt"
   "13 flashinfer ad893cfab exact-arch-equality     trtllm_fused_moe_kernel_launcher\.cu"
   "14 flashinfer 7adc546db open-ended-arch-guard   fused_moe/api\.py"
@@ -42,8 +42,8 @@ for row in "${BUGS[@]}"; do
   [ "$engine" = flashinfer ] && git=$FLASHINFER_GIT
   verdicts=()
   for rev in "$fix^" "$fix"; do
-    tree="$engine-bug$bug"
-    [ "$rev" = "$fix" ] && tree="$engine-fix$bug"
+    tree="$engine-bug$bug-$fix" # named by the commit: a changed row is never read from an old tree
+    [ "$rev" = "$fix" ] && tree="$engine-fix$bug-$fix"
     export_tree "$git" "$rev" "$tree"
     with=()
     if [ "$engine" = vllm ] && v=$(pin_in "$tree") && [ -n "$v" ]; then
@@ -57,7 +57,8 @@ for row in "${BUGS[@]}"; do
       fi
       # lint exits 1 when it finds something: keep its output, not its status
       findings=$("$archscope" lint "$tree" "${with[@]}" $mode -q --min-severity note 2>/dev/null || true)
-      if grep -E "$file.*\[$rule\]" <<<"$findings" >/dev/null; then
+      # Found: a warning or an error, what lint shows by default; a note is not.
+      if grep -E "$file.*: (warning|error): .*\[$rule\]" <<<"$findings" >/dev/null; then
         verdicts+=("found")
       else
         verdicts+=("missed")

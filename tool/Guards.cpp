@@ -97,6 +97,8 @@ llvm::json::Value reportJson(const cuda::GuardReport &r) {
     llvm::json::Object by;
     for (const auto &[t, b] : d.byTarget) by[t] = branchName(b);
     llvm::json::Object compiled, enclosing;
+    llvm::json::Array definitions;
+    for (const auto &n : d.definitions) definitions.push_back(n);
     for (const auto &[t, n] : d.compiled) compiled[t] = n;
     for (const auto &[t, n] : d.enclosingBlock) enclosing[t] = n;
     directives.push_back(llvm::json::Object{{"line", d.line},
@@ -108,7 +110,8 @@ llvm::json::Value reportJson(const cuda::GuardReport &r) {
                                             {"code_lines", d.text.codeLines},
                                             {"fails", d.text.fails},
                                             {"compiled", std::move(compiled)},
-                                            {"enclosing_block", std::move(enclosing)}});
+                                            {"enclosing_block", std::move(enclosing)},
+                                            {"definitions", std::move(definitions)}});
   }
   for (const auto &k : r.kernels) {
     llvm::json::Object by;
@@ -150,6 +153,8 @@ std::optional<cuda::GuardReport> reportFromJson(const std::string &text) {
       g.text = {int(d->getInteger("code_lines").value_or(0)), d->getBoolean("fails").value_or(false)};
       if (const auto *by = d->getObject("compiled"))
         for (const auto &[t, v] : *by) g.compiled[t.str()] = int(v.getAsInteger().value_or(0));
+      if (const auto *names = d->getArray("definitions"))
+        for (const auto &n : *names) g.definitions.push_back(n.getAsString().value_or("").str());
       if (const auto *by = d->getObject("enclosing_block"))
         for (const auto &[t, v] : *by) g.enclosingBlock[t.str()] = int(v.getAsInteger().value_or(0));
       r.directives.push_back(std::move(g));

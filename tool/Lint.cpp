@@ -8,6 +8,7 @@
 #include "matchers/cuda/CompileFlags.h"
 #include "matchers/cuda/RuntimeChecks.h"
 #include "matchers/cuda/SharedFiles.h"
+#include "matchers/source/NameUses.h"
 #include "model/Errors.h"
 #include "model/KernelFamilies.h"
 #include "model/checks/Rule.h"
@@ -173,8 +174,11 @@ RawLint collectFindings(const Options &opts) {
     for (const auto &e : b.report.errors) raw.warnings.push_back("cmake (release build " + b.archs + "): " + e);
   auto archRewrites = build::readArchStringRewrites(audit.roots);
 
+  NameUses sourceNames(audit.roots);
+
   checks::CheckInput in{audit.matrix, audit.facts, table,   families,     audit.families, audit.quantFlags,
-                        guards,       archSets,    runtime, releaseLists, published,      archRewrites};
+                        guards,       archSets,    runtime, releaseLists, published,      archRewrites,
+                        sourceNames};
   PathResolver paths(audit.roots);
   for (auto &f : checks::runChecks(in)) {
     paths.apply(f);

@@ -1,6 +1,7 @@
 //===--- ArchGuardPass.cpp - clang preprocessor passes per target --------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "matchers/cuda/ArchGuardPass.h"
+#include "matchers/cuda/BlockNamer.h"
 #include "matchers/cuda/SharedFiles.h"
 
 #include "matchers/cuda/DeviceTarget.h"
@@ -48,7 +49,8 @@ public:
       for (size_t i : done.directives) out_[i].enclosingBlock[""] = int(compiled_ - done.compiledAtStart);
     }
     ++compiled_;
-    if (tok.is(clang::tok::l_brace)) blocks_.push_back({compiled_, {}});
+    std::string owner = namer_.feed(tok);
+    if (tok.is(clang::tok::l_brace)) blocks_.push_back({compiled_, {}, std::move(owner)});
   }
 
   bool FileNotFound(llvm::StringRef name) override {
@@ -124,6 +126,8 @@ private:
     out_.push_back({int(sm_.getSpellingLineNumber(loc)), kind, std::move(cond), {{"", b}}, l.group});
     l.branch = out_.size() - 1;
     if (!blocks_.empty()) blocks_.back().directives.push_back(out_.size() - 1);
+    for (const auto &b : blocks_)
+      if (!b.owner.empty()) out_.back().definitions.push_back(b.owner);
     l.branchLoc = loc;
     l.compiledAtStart = compiled_;
   }
@@ -157,8 +161,10 @@ private:
   struct Block {
     unsigned compiledAtStart;      ///< after its `{`
     std::vector<size_t> directives; ///< recorded while it was the innermost open block
+    std::string owner;              ///< the definition it is the body of ("" for a loop's)
   };
   std::vector<Block> blocks_;
+  BlockNamer namer_;
 };
 
 /// Finds `__global__` kernel definitions in the token stream of one pass and

@@ -37,6 +37,9 @@ struct GuardDirective {
   /// target that skips the branch and still compiles code around it keeps
   /// the function; one whose block is empty without it loses the function.
   std::map<std::string, int> enclosingBlock;
+  /// The named definitions it sits in, outermost first (struct
+  /// enable_sm120_only, then a function of it); none at file scope.
+  std::vector<std::string> definitions;
 };
 
 /// What a `__global__` kernel of the file compiles to on one target.

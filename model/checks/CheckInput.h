@@ -3,7 +3,8 @@
 //
 // Checks only read: the matrix (built from the Python layer), the Python
 // facts, and the reports of the lower layers (CUDA guards per target, CMake
-// arch sets, arch lists of release images, C++ runtime checks). They never re-run an extractor.
+// arch sets, arch lists of release images, C++ runtime checks). They never re-run an extractor;
+// the one query over the sources' text (NameUses) runs only when a rule asks it.
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "matchers/build/ArchStringRewrites.h"
@@ -11,6 +12,7 @@
 #include "matchers/build/ReleaseArchLists.h"
 #include "matchers/cuda/ArchGuardPass.h"
 #include "matchers/cuda/RuntimeChecks.h"
+#include "matchers/source/NameUses.h"
 #include "model/ArchTable.h"
 #include "model/Facts.h"
 #include "model/KernelFamilies.h"
@@ -37,6 +39,9 @@ struct CheckInput {
   const std::vector<build::ReleaseArchList> &releaseLists; ///< TORCH_CUDA_ARCH_LIST in images and scripts
   const std::vector<build::ReleaseBuild> &releaseBuilds; ///< the arch sets each published build gets
   const std::vector<build::ArchStringRewrite> &archRewrites; ///< string(REPLACE) of one arch number in CMake
+  /// How often the trees' sources name an identifier: a query, read only by
+  /// a rule that needs it (a definition named once is compiled by no build).
+  const NameUses &sourceNames;
 };
 
 } // namespace archscope::checks

@@ -476,10 +476,13 @@ class Outputs(unittest.TestCase):
         # kernel whose whole body is the branch is a warning; an #error is none.
         added = {f["location"]["line"]: f for f in json.loads(r.stdout)["findings"]
                  if f["location"]["path"].endswith("per_gpu_branches.cu")}
-        self.assertEqual(sorted(added), [27, 37], r.stdout)
+        self.assertEqual(sorted(added), [27, 37, 49], r.stdout)
         self.assertEqual(added[27]["severity"], "note", r.stdout)
         self.assertIn("(4 tokens) and keeps the 48 of the block around it", added[27]["message"])
         self.assertEqual(added[37]["severity"], "warning", r.stdout)
+        # A wrapper no source names is compiled by no build: a note.
+        self.assertEqual(added[49]["severity"], "note", r.stdout)
+        self.assertIn("nothing in the trees names `enable_sm100_only` but its definition", added[49]["message"])
         r = run("lint", str(engine), "--format", "json")
         lines = [f["location"]["line"] for f in json.loads(r.stdout)["findings"]
                  if f["location"]["path"].endswith("scaled_mm_sm120.cu")]

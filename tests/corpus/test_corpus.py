@@ -78,8 +78,7 @@ FLASHINFER_ALONE = {
 
 # (rule, path suffix:line) -> why; LINT_ABSENT: findings that were false and must stay gone.
 LINT_PRESENT = {
-    "vllm": {("exact-arch-equality", "csrc/cutlass_extensions/common.hpp:118"): "#if __CUDA_ARCH__ == 1200 (bug 4)",
-             ("exact-arch-equality", "csrc/quantization/marlin/marlin.cu:403"): "FP8 path: == 120 refuses 12.1",
+    "vllm": {("exact-arch-equality", "csrc/quantization/marlin/marlin.cu:403"): "FP8 path: == 120 refuses 12.1",
              ("arch-specific-only-build", "docker/Dockerfile:386"): "DeepEP built for '9.0a 10.0a': no B300",
              ("release-arch-gap", ".buildkite/release-pipeline.yaml:72"): "cu129 wheel: no 10.3a/12.1a kernels (bug 7)",
              ("smem-over-device-limit", "include/flashinfer/fast_topk_clusters_exact.cuh:557"): "227 KiB on sm_12x"},
@@ -90,7 +89,9 @@ LINT_PRESENT = {
                ("toolkit-gated-flag", "flashinfer/jit/fp4_quantization.py:50"): "-DENABLE_FP4 on CUDA >= 12.8 (bug 20)"},
 }
 LINT_ABSENT = {
-    "vllm": {("exact-arch-equality", "csrc/moe/marlin_moe_wna16/ops.cu:449"): "FP8 path admits all of 12.x on purpose"},
+    "vllm": {("exact-arch-equality", "csrc/moe/marlin_moe_wna16/ops.cu:449"): "FP8 path admits all of 12.x on purpose",
+             ("exact-arch-equality", "csrc/cutlass_extensions/common.hpp:118"):
+                 "bug 4's enable_sm120_only: no user since its fix (06d020bb6), a note"},
 }
 TORCH_LINT_PRESENT = {
     ("arch-string-mangle", "FindCUDA/select_compute_arch.cmake:141"): "\"2.1\" -> \"2.1(2.0)\" hits 12.1 (bug 5)",

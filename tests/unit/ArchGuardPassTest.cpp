@@ -244,3 +244,29 @@ TEST(ArchGuardPassGroups, TheEnclosingBlockIsCountedPerTarget) {
   auto top = passOver("top.cu", "#if __CUDA_ARCH__ == 1210\nint y;\n#endif\n", targets({"sm_121a"}));
   EXPECT_TRUE(at(top, 1).enclosingBlock.empty()); // at file scope
 }
+
+// The named definitions a directive sits in: a struct (not its operator()),
+// a kernel (not its if-block or lambda, nor __launch_bounds__), none for a
+// namespace or file scope.
+TEST(ArchGuardPassGroups, DirectivesKnowTheDefinitionsAroundThem) {
+  auto r = passOver("defs.cu",
+                    "namespace ns {\n"                                                    // 1
+                    "template <typename K, class U = int> struct wrap : K {\n"            // 2
+                    "  template <typename... A> __device__ void operator()(A &&...a) {\n" // 3
+                    "#if __CUDA_ARCH__ == 1200\n"                                         // 4
+                    "#endif\n"                                                            // 5
+                    "  }\n};\n"                                                           // 6, 7
+                    "__global__ void __launch_bounds__(128) kern(float *x, int n = 0) {\n" // 8
+                    "  if (x) {\n"                                                        // 9
+                    "#if __CUDA_ARCH__ == 1200\n"                                         // 10
+                    "#endif\n  }\n"                                                       // 11, 12
+                    "  auto f = [](int y) {\n"                                            // 13
+                    "#if __CUDA_ARCH__ == 1200\n"                                         // 14
+                    "#endif\n  };\n}\n}\n"                                                // 15-18
+                    "#if __CUDA_ARCH__ == 1200\n#endif\n",                                // 19, 20
+                    targets({"sm_120a"}));
+  EXPECT_EQ(at(r, 4).definitions, std::vector<std::string>{"wrap"});
+  EXPECT_EQ(at(r, 10).definitions, std::vector<std::string>{"kern"});
+  EXPECT_EQ(at(r, 14).definitions, std::vector<std::string>{"kern"});
+  EXPECT_TRUE(at(r, 19).definitions.empty());
+}

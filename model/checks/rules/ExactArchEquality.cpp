@@ -12,7 +12,9 @@
 // where that branch only traps or fails, or the code is dropped, a warning.
 // Code dropped inside a block that the siblings still fill with more than
 // the branch held (a fence added for one GPU) is a note; a branch that
-// compiles nothing where it is taken (an `#error`) is no finding.
+// compiles nothing where it is taken (an `#error`) is no finding. One inside
+// a definition that no source names but its own (vLLM's enable_sm120_only
+// after the fix moved its users to the family guard) is a note.
 // In C++ host code, an exact
 // runtime check (`ICHECK_EQ(major, 10)`, `sm == 120`) that refuses GPUs for
 // which the same file's arch-guarded kernels compile a body (field bug 13:
@@ -29,6 +31,7 @@
 #include <algorithm>
 #include <optional>
 #include <regex>
+#include <set>
 
 namespace archscope::checks {
 namespace {
@@ -120,8 +123,12 @@ private:
     return out;
   }
 
+  /// Warnings that a definition no source names may turn into notes: out's index, the directive.
+  using Warned = std::vector<std::pair<size_t, const cuda::GuardDirective *>>;
+
   void checkDirectives(const CheckInput &in, std::vector<Finding> &out) const {
     static const std::regex equality(R"(__CUDA_ARCH__\s*==|==\s*__CUDA_ARCH__)");
+    Warned warned;
     for (const auto &report : in.guards) {
       for (const auto &d : report.directives) {
         if (!std::regex_search(d.condition, equality)) continue;
@@ -144,10 +151,29 @@ private:
         // Another implementation on the siblings is a choice (a faster path for
         // one GPU), not a failure: a note, below lint's default threshold.
         if ((instead && !instead->text.fails) || kept) f.severity = Severity::Note;
+        else if (!d.definitions.empty()) warned.emplace_back(out.size(), &d);
         f.targets = excluded;
         out.push_back(std::move(f));
       }
     }
+    markUnusedDefinitions(in, warned, out);
+  }
+
+  /// A warning inside a definition that the trees' sources name only where
+  /// it is defined (a wrapper left behind by a fix) becomes a note: no build
+  /// compiles it. The sources are read once, for all such warnings.
+  static void markUnusedDefinitions(const CheckInput &in, const Warned &warned, std::vector<Finding> &out) {
+    std::set<std::string> names;
+    for (const auto &[i, d] : warned) names.insert(d->definitions.begin(), d->definitions.end());
+    auto uses = in.sourceNames.count(names);
+    for (const auto &[i, d] : warned)
+      for (const auto &name : d->definitions)
+        if (uses[name] == 1) {
+          out[i].message +=
+              "; nothing in the trees names `" + name + "` but its definition, so no build compiles it";
+          out[i].severity = Severity::Note;
+          break;
+        }
   }
 
   /// Where every excluded target still compiles, in the `{ }` block around
