@@ -33,6 +33,13 @@ struct BackendFact {
   Evidence where;
 };
 
+/// The Calls entry of a JIT module kept whole (`self._module = get_X_module()`):
+/// which of its functions is called later is not followed.
+inline std::string keptModuleEntry(const std::string &getter) { return "jit:" + getter + ".*"; }
+inline bool isKeptModuleEntry(const std::string &entry) {
+  return entry.rfind("jit:", 0) == 0 && entry.size() > 6 && entry.compare(entry.size() - 2, 2, ".*") == 0;
+}
+
 /// A guard or dispatch decision found on some code path.
 struct GuardFact {
   enum class Kind {
@@ -48,7 +55,8 @@ struct GuardFact {
   Condition reach = Condition::truth(); ///< Declared: when the kernel is reached
   std::string backend;       ///< Select/Route/Support (Declared: optional)
   int order = 0;             ///< Select: precedence (lower is tried first)
-  std::string entry;         ///< Calls: "torch.ops.NS.OP" or "jit:GETTER.FUNC" (a JIT module's export)
+  std::string entry;         ///< Calls: "torch.ops.NS.OP", "jit:GETTER.FUNC" (a JIT module's export)
+                             ///< or keptModuleEntry(GETTER)
   /// Calls of a JIT module whose builder the walk saw: its sources as literal
   /// path suffixes and its literal -D/-U flags (empty otherwise).
   std::vector<std::string> jitSources, jitFlags;

@@ -145,7 +145,10 @@ std::optional<cuda::GuardReport> reportFromJson(const std::string &text) {
     for (const auto &dv : *ds) {
       const auto *d = dv.getAsObject();
       if (!d) return std::nullopt;
-      cuda::GuardDirective g{int(d->getInteger("line").value_or(0)), str(*d, "kind"), str(*d, "condition"), {}};
+      cuda::GuardDirective g;
+      g.line = int(d->getInteger("line").value_or(0));
+      g.kind = str(*d, "kind");
+      g.condition = str(*d, "condition");
       if (const auto *by = d->getObject("targets"))
         for (const auto &[t, v] : *by) g.byTarget[t.str()] = branch(v.getAsString().value_or(""));
       g.group = int(d->getInteger("group").value_or(0));

@@ -90,8 +90,8 @@ public:
 
 private:
   struct Level {
-    bool outerLive; ///< the enclosing region is compiled
-    bool anyTaken;  ///< an earlier branch of this #if chain was taken
+    bool outerLive = true; ///< the enclosing region is compiled
+    bool anyTaken = false; ///< an earlier branch of this #if chain was taken
     int group = 0;  ///< the line of the #if, when it is in the main file
     std::optional<size_t> branch; ///< the recorded directive whose branch is being read
     SourceLocation branchLoc;
@@ -104,11 +104,12 @@ private:
   void open(SourceLocation loc, const char *kind, std::string cond, bool holds) {
     bool outer = live();
     bool taken = outer && holds;
-    levels_.push_back({outer, taken});
+    Level &l = levels_.emplace_back();
+    l.outerLive = outer;
+    l.anyTaken = taken;
+    l.group = sm_.isWrittenInMainFile(loc) ? int(sm_.getSpellingLineNumber(loc)) : 0;
     current_.push_back(taken);
-    levels_.back().group = sm_.isWrittenInMainFile(loc) ? int(sm_.getSpellingLineNumber(loc)) : 0;
-    record(levels_.back(), loc, kind, std::move(cond),
-           taken ? Branch::Taken : outer ? Branch::NotTaken : Branch::Skipped);
+    record(l, loc, kind, std::move(cond), taken ? Branch::Taken : outer ? Branch::NotTaken : Branch::Skipped);
   }
   void next(SourceLocation loc, const char *kind, std::string cond, bool holds) {
     if (levels_.empty()) return;
@@ -123,7 +124,12 @@ private:
   void record(Level &l, SourceLocation loc, const char *kind, std::string cond, Branch b) {
     l.branch.reset();
     if (!sm_.isWrittenInMainFile(loc)) return;
-    out_.push_back({int(sm_.getSpellingLineNumber(loc)), kind, std::move(cond), {{"", b}}, l.group});
+    GuardDirective &d = out_.emplace_back();
+    d.line = int(sm_.getSpellingLineNumber(loc));
+    d.kind = kind;
+    d.condition = std::move(cond);
+    d.byTarget[""] = b;
+    d.group = l.group;
     l.branch = out_.size() - 1;
     if (!blocks_.empty()) blocks_.back().directives.push_back(out_.size() - 1);
     for (const auto &b : blocks_)

@@ -165,8 +165,7 @@ void FactSink::branched(const Condition &cond, const Condition &reach, Module &m
 void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
                             const JitSpec *spec, bool familiesOnly) {
   if (reach.isFalse()) return;
-  // `jit:GETTER.*`: the module kept whole, its functions called later.
-  std::string note = entry.ends_with(".*")
+  std::string note = isKeptModuleEntry(entry)
                          ? "keeps the JIT module " + entry.substr(0, entry.size() - 2) + " to call later"
                          : "calls " + entry;
   auto ev = evidenceAt(m, site, note);

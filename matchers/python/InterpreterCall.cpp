@@ -10,6 +10,7 @@
 #include "matchers/python/Interpreter.h"
 
 #include "matchers/python/CapabilityTerms.h"
+#include "model/Facts.h"
 #include "model/FormatNames.h"
 
 #include <algorithm>
@@ -380,7 +381,7 @@ void Interpreter::noteModuleKept(const Value &callee, TSNode call, Frame &f) {
   Frame home{callee.func.mod, {}, f.depth, nullptr}; // imported inside a method: looked up where defined
   for (const auto &[cond, s] : jitSpecsOfGetter(getter, home))
     if (!cond.isFalse()) spec = s.get();
-  if (spec) f.sink->kernelCalled(f.reach, "jit:" + getter + ".*", *f.mod, call, spec, true);
+  if (spec) f.sink->kernelCalled(f.reach, keptModuleEntry(getter), *f.mod, call, spec, true);
 }
 
 const std::vector<std::pair<Condition, std::shared_ptr<const JitSpec>>> &

@@ -391,7 +391,7 @@ ResolvedEntry resolveEntry(const std::string &entry, const std::vector<cuda::OpR
   r.img = jitModule ? nullptr : imageOf(images, ns); // JIT: built on the user's machine
   // A JIT module's export name shared by several modules (`run`) says
   // nothing about which one the getter builds.
-  if (r.op == "*") r.unlinked = "which of the JIT module's functions it calls later is not followed";
+  if (isKeptModuleEntry(entry)) r.unlinked = "which of the JIT module's functions it calls later is not followed";
   else if (!r.reg) r.unlinked = "no registration of " + (ns.empty() ? r.op : ns + "::" + r.op) + " in the trees";
   else if (jitModule && tied > 1)
     r.unlinked = std::to_string(tied) + " JIT modules export " + r.op + "; its name alone does not say which one is built";
