@@ -43,29 +43,6 @@ void supportedCalls(const ParsedModule &pm, TSNode node, std::vector<TSNode> &ou
     supportedCalls(pm, c, out);
 }
 
-/// Binds `name = EXPR` and `a, b = EXPR` (EXPR a tuple) into `f`.
-void bindAssignment(Interpreter &in, const ParsedModule &pm, TSNode stmt, Frame &f) {
-  if (type(stmt) != "expression_statement")
-    return;
-  for (TSNode a : namedChildren(stmt)) {
-    if (type(a) != "assignment" || isNull(field(a, "right")))
-      continue;
-    TSNode left = field(a, "left");
-    Value v = in.evalExpr(field(a, "right"), f);
-    if (type(left) == "identifier") {
-      f.locals[std::string(pm.text(left))] = v;
-      continue;
-    }
-    auto names = namedChildren(left);
-    if ((type(left) != "pattern_list" && type(left) != "tuple_pattern") || !v.is(Value::Kind::Tuple) ||
-        v.items.size() != names.size())
-      continue;
-    for (size_t i = 0; i < names.size(); ++i)
-      if (type(names[i]) == "identifier")
-        f.locals[std::string(pm.text(names[i]))] = v.items[i];
-  }
-}
-
 /// The function that asks the configs (`cfg.supported(arch)`), as far as the
 /// rows need it: what it passes, and what it does with the runner it builds.
 struct RegistryUse {
@@ -135,13 +112,13 @@ RegistryUse useOf(Interpreter &in, Module &m, const std::string &registry) {
     if (isNull(def))
       continue;
     Frame f{&m, {}, 1, nullptr};
+    std::vector<TSNode> before;
     for (TSNode stmt : namedChildren(field(def, "body"))) {
       if (ts_node_end_byte(stmt) >= ts_node_start_byte(call))
         break;
-      if (type(stmt) == "import_from_statement")
-        in.bindLocalImport(stmt, f);
-      bindAssignment(in, pm, stmt, f);
+      before.push_back(stmt);
     }
+    in.walkStatements(before, f);
     Value arch = in.evalExpr(namedChildren(field(call, "arguments"))[0], f);
     if (!arch.is(Value::Kind::Sym))
       continue;

@@ -45,7 +45,7 @@ bool quotesFlag(std::string_view text, const QuantProfile &quant) {
 /// format for something else (`index_k_quant_type = "nvfp4"`) does not.
 bool namesFlagAsMethod(const std::string &text, const QuantProfile &quant, const Vocabulary &vocab) {
   for (const auto &f : quant.flags) {
-    for (const std::string q : {"\"" + f + "\"", "'" + f + "'"}) {
+    for (const std::string &q : {"\"" + f + "\"", "'" + f + "'"}) {
       if (containsText(text, "return " + q)) return true;
       for (size_t p = findText(text, q); p != std::string::npos; p = findText(text, q, p + 1)) {
         size_t bol = text.rfind('\n', p) + 1;

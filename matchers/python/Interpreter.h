@@ -87,6 +87,9 @@ public:
   /// assignment to self.NAME in the class: EXPR, evaluated with __init__'s
   /// earlier local imports bound.
   Value initAttribute(const ClassRef &cls, const std::string &name);
+  /// Walks some statements of a body in `f` (those before a call site),
+  /// binding what they assign; reports to f.sink where there is one.
+  void walkStatements(const std::vector<TSNode> &stmts, Frame &f);
   /// Binds `from M import a as b` (inside a function) into f's locals.
   void bindLocalImport(TSNode stmt, Frame &f);
   std::vector<ClassRef> bases(const ClassRef &cls);

@@ -125,8 +125,10 @@ class Walker {
 public:
   Walker(Interpreter &in, Frame &f) : in_(in), f_(f) {}
 
-  void block(TSNode node) {
-    for (TSNode stmt : namedChildren(node)) {
+  void block(TSNode node) { statements(namedChildren(node)); }
+
+  void statements(const std::vector<TSNode> &stmts) {
+    for (TSNode stmt : stmts) {
       if (f_.reach.isFalse() || !in_.spend()) return;
       statement(stmt);
     }
@@ -546,6 +548,8 @@ Value Interpreter::walkFunction(const FuncRef &fn, std::vector<Value> args,
   w.block(field(fn.def, "body"));
   return w.result();
 }
+
+void Interpreter::walkStatements(const std::vector<TSNode> &stmts, Frame &f) { Walker(*this, f).statements(stmts); }
 
 void Interpreter::bindLocalImport(TSNode stmt, Frame &f) {
   const ParsedModule &pm = *f.mod->parsed;
