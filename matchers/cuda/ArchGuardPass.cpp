@@ -35,10 +35,15 @@ using clang::SourceLocation;
 /// group each belongs to, the lines of its branch, and how much the branch
 /// compiles. The directives nested in a region that is not compiled reach no
 /// callback, so they are recorded only by the passes where that region is live.
+/// What each branch's lines say, by the file offset of its directive: the
+/// same for every target, so read once for the file's passes.
+using BranchTexts = std::map<unsigned, BranchText>;
+
 class GuardRecorder : public clang::PPCallbacks {
 public:
-  GuardRecorder(clang::SourceManager &sm, std::vector<GuardDirective> &out, std::vector<std::string> &missing)
-      : sm_(sm), out_(out), missing_(missing) {}
+  GuardRecorder(clang::SourceManager &sm, std::vector<GuardDirective> &out, std::vector<std::string> &missing,
+                BranchTexts &texts)
+      : sm_(sm), out_(out), missing_(missing), texts_(texts) {}
 
   /// One token of the main file reached the compiler. Braces open and close
   /// the blocks a directive is read in (a function's body, a loop's).
@@ -143,14 +148,19 @@ private:
     GuardDirective &d = out_[*l.branch];
     d.end = int(sm_.getSpellingLineNumber(loc));
     if (d.byTarget.at("") == Branch::Taken) d.compiled[""] = int(compiled_ - l.compiledAtStart);
+    unsigned from = sm_.getFileOffset(l.branchLoc), to = sm_.getFileOffset(loc);
+    auto [known, added] = texts_.try_emplace(from);
+    if (added) known->second = textBetween(from, to);
+    d.text = known->second;
+  }
+  BranchText textBetween(unsigned from, unsigned to) const {
     bool invalid = false;
     llvm::StringRef file = sm_.getBufferData(sm_.getMainFileID(), &invalid);
-    unsigned from = sm_.getFileOffset(l.branchLoc), to = sm_.getFileOffset(loc);
-    if (invalid || from >= to || to > file.size()) return;
+    if (invalid || from >= to || to > file.size()) return {};
     llvm::StringRef body = file.slice(from, to);
     // After the directive's own line, before the closing one's.
     size_t first = body.find('\n'), last = body.rfind('\n');
-    if (first != last) d.text = readBranchText(body.slice(first + 1, last + 1));
+    return first == last ? BranchText{} : readBranchText(body.slice(first + 1, last + 1));
   }
   std::string text(clang::SourceRange r) const {
     bool invalid = false;
@@ -161,6 +171,7 @@ private:
   clang::SourceManager &sm_;
   std::vector<GuardDirective> &out_;
   std::vector<std::string> &missing_;
+  BranchTexts &texts_;
   std::vector<Level> levels_;
   std::vector<bool> current_; ///< per level: the branch being read is taken
   unsigned compiled_ = 0;     ///< main-file tokens, #includes and #defines so far
@@ -269,14 +280,14 @@ struct SkipMissingHeaders : clang::PPCallbacks {
 class GuardAction : public clang::PreprocessOnlyAction {
 public:
   GuardAction(std::vector<GuardDirective> &out, std::vector<std::string> &missing, KernelScanner &kernels,
-              const GuardPassOptions &options, ScannedHeaders &headers, bool &readsTarget)
+              const GuardPassOptions &options, ScannedHeaders &headers, BranchTexts &texts, bool &readsTarget)
       : out_(out), missing_(missing), kernels_(kernels), extract_(options.extract), archMacros_(options.archMacros),
-        scans_(headers), readsTarget_(readsTarget) {}
+        scans_(headers), texts_(texts), readsTarget_(readsTarget) {}
 
 protected:
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
     if (extract_) {
-      auto recorder = std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_);
+      auto recorder = std::make_unique<GuardRecorder>(ci.getSourceManager(), out_, missing_, texts_);
       recorder_ = recorder.get();
       ci.getPreprocessor().addPPCallbacks(std::move(recorder));
       ci.getPreprocessor().addPPCallbacks(
@@ -305,8 +316,9 @@ protected:
       if (!extract_) continue;
       auto loc = sm.getExpansionLoc(tok.getLocation());
       if (tok.getLocation().isMacroID() && globalExpansions_.count(loc.getRawEncoding())) continue;
-      if (recorder_ && sm.isWrittenInMainFile(loc)) recorder_->compiledToken(tok);
-      kernels_.feed(tok, sm.isWrittenInMainFile(loc), [&] { return int(sm.getSpellingLineNumber(loc)); });
+      bool inMainFile = sm.isWrittenInMainFile(loc);
+      if (recorder_ && inMainFile) recorder_->compiledToken(tok);
+      kernels_.feed(tok, inMainFile, [&] { return int(sm.getSpellingLineNumber(loc)); });
     }
   }
 
@@ -317,6 +329,7 @@ private:
   bool extract_;
   const std::vector<std::string> &archMacros_;
   ScannedHeaders &scans_;
+  BranchTexts &texts_;
   bool &readsTarget_;
   std::set<unsigned> globalExpansions_; ///< where `__global__` was a macro
   GuardRecorder *recorder_ = nullptr;   ///< owned by the preprocessor
@@ -371,6 +384,7 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
   std::map<std::string, std::vector<std::string>> failed; // error -> targets
   llvm::IntrusiveRefCntPtr<clang::FileManager> files = passFileManager();
   ScannedHeaders headers; // shared by this file's passes
+  BranchTexts texts;
 
   // One target's outcomes into the per-directive and per-kernel tables.
   auto merge = [&](const std::string &target, const std::vector<GuardDirective> &directives,
@@ -409,7 +423,8 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
     command.push_back(path);
     clang::tooling::ToolInvocation invocation(
         command,
-        std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options, headers, readsTarget),
+        std::make_unique<GuardAction>(directives, report.missingIncludes, scan, options, headers, texts,
+                                      readsTarget),
         files.get());
     FirstErrorConsumer diagnostics(path);
     invocation.setDiagnosticConsumer(&diagnostics);

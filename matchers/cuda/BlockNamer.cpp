@@ -32,15 +32,15 @@ void BlockNamer::reset() {
 
 std::string BlockNamer::feed(const clang::Token &tok) {
   ++seen_;
-  std::string name;
-  if (const auto *info = tok.getIdentifierInfo()) name = info->getName().str();
+  llvm::StringRef name; // copied only where kept
+  if (const auto *info = tok.getIdentifierInfo()) name = info->getName();
   std::string opened;
   if (tok.isOneOf(clang::tok::kw_struct, clang::tok::kw_class, clang::tok::kw_union)) {
     recordNext_ = true;
   } else if (tok.isOneOf(clang::tok::kw_namespace, clang::tok::kw_enum, clang::tok::equal)) {
     unnamedAt_ = seen_;
   } else if (recordNext_ && tok.is(clang::tok::identifier)) {
-    record_ = name;
+    record_ = name.str();
     recordAt_ = seen_;
     recordNext_ = false;
   } else if (tok.is(clang::tok::l_paren)) {
@@ -60,7 +60,8 @@ std::string BlockNamer::feed(const clang::Token &tok) {
     reset();
     parens_.clear();
   }
-  last_ = tok.isOneOf(clang::tok::identifier, clang::tok::kw_operator) ? name : "";
+  if (tok.isOneOf(clang::tok::identifier, clang::tok::kw_operator)) last_.assign(name.data(), name.size());
+  else last_.clear();
   return opened;
 }
 
