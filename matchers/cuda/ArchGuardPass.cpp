@@ -31,14 +31,15 @@ namespace {
 
 using clang::SourceLocation;
 
-/// Records the main file's conditional directives and their outcome, the
-/// group each belongs to, the lines of its branch, and how much the branch
-/// compiles. The directives nested in a region that is not compiled reach no
-/// callback, so they are recorded only by the passes where that region is live.
 /// What each branch's lines say, by the file offset of its directive: the
 /// same for every target, so read once for the file's passes.
 using BranchTexts = std::map<unsigned, BranchText>;
 
+/// Records the main file's conditional directives and their outcome, the
+/// group each belongs to, the lines of its branch, how much the branch
+/// compiles, and the definitions around it. The directives nested in a region
+/// that is not compiled reach no callback, so they are recorded only by the
+/// passes where that region is live.
 class GuardRecorder : public clang::PPCallbacks {
 public:
   GuardRecorder(clang::SourceManager &sm, std::vector<GuardDirective> &out, std::vector<std::string> &missing,
@@ -137,8 +138,8 @@ private:
     d.group = l.group;
     l.branch = out_.size() - 1;
     if (!blocks_.empty()) blocks_.back().directives.push_back(out_.size() - 1);
-    for (const auto &b : blocks_)
-      if (!b.owner.empty()) out_.back().definitions.push_back(b.owner);
+    for (const auto &block : blocks_)
+      if (!block.owner.empty()) d.definitions.push_back(block.owner);
     l.branchLoc = loc;
     l.compiledAtStart = compiled_;
   }
