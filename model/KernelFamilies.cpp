@@ -43,7 +43,9 @@ KernelFamilies KernelFamilies::load(const std::string &path) {
   KernelFamilies out;
   for (const auto &f : root["families"]) {
     yaml::requireKeys(path, f, {"name", "feature", "kernels", "native", "markers"});
-    KernelFamily family{yaml::str(path, f["name"], "name"), "", yaml::str(path, f["kernels"], "kernels")};
+    KernelFamily family;
+    family.name = yaml::str(path, f["name"], "name");
+    family.kernels = yaml::str(path, f["kernels"], "kernels");
     if (f["feature"] && !f["feature"].IsNull()) family.feature = yaml::str(path, f["feature"], "feature");
     if (f["native"]) family.native = yaml::str(path, f["native"], "native") == "true";
     family.markers = yaml::strList(path, f["markers"], "markers");
