@@ -89,7 +89,7 @@ std::vector<ArchStringRewrite> archStringRewritesIn(const std::string &path, std
 
 std::vector<ArchStringRewrite> readArchStringRewrites(const std::vector<std::string> &roots) {
   std::vector<ArchStringRewrite> out;
-  auto enter = [](const std::string &name) { return !isSkippedFolder(name); };
+  auto enter = [](const fs::path &dir) { return !isSkippedFolder(dir); };
   auto isCMake = [](const fs::path &path) { return path.filename() == "CMakeLists.txt" || path.extension() == ".cmake"; };
   forEachFile(roots, kMaxBytes, enter, isCMake, [&](const fs::path &path) {
     for (auto &r : archStringRewritesIn(fs::absolute(path).string(), readWholeFile(path))) out.push_back(std::move(r));

@@ -147,9 +147,10 @@ bool isScanned(const fs::path &p) {
 }
 
 /// CI folders are hidden but hold the release arch lists.
-bool isScannedFolder(const std::string &name) {
+bool isScannedFolder(const fs::path &dir) {
+  std::string name = dir.filename().string();
   if (name == ".github" || name == ".buildkite" || name == ".gitlab" || name == ".circleci") return true;
-  return !isSkippedFolder(name) && name != "site-packages";
+  return !isSkippedFolder(dir) && name != "site-packages";
 }
 
 } // namespace

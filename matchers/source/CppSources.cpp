@@ -20,7 +20,7 @@ std::vector<CppSource> readCppSources(const std::vector<std::string> &roots) {
   for (const auto &given : roots) {
     std::error_code ec;
     std::string root = fs::weakly_canonical(given, ec).string();
-    auto enter = [](const std::string &name) { return !isSkippedFolder(name); };
+    auto enter = [](const fs::path &dir) { return !isSkippedFolder(dir); };
     auto isCpp = [](const fs::path &path) { return exts.count(path.extension().string()) > 0; };
     forEachFile({root}, kMaxFileBytes, enter, isCpp, [&](const fs::path &path) { out.push_back({path.string(), ""}); });
   }

@@ -16,7 +16,7 @@ namespace archscope {
 
 /// Calls `visit(path)` for each regular file under `roots` that `want`
 /// takes (asked first: only those are stat'ed) and of at most `maxBytes`,
-/// not entering a folder whose name `enter` refuses.
+/// not entering a folder whose path `enter` refuses.
 template <class Enter, class Want, class Visit>
 void forEachFile(const std::vector<std::string> &roots, std::uintmax_t maxBytes, Enter enter, Want want, Visit visit) {
   namespace fs = std::filesystem;
@@ -25,7 +25,7 @@ void forEachFile(const std::vector<std::string> &roots, std::uintmax_t maxBytes,
     for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it->is_directory(ec)) {
-        if (!enter(it->path().filename().string())) it.disable_recursion_pending();
+        if (!enter(it->path())) it.disable_recursion_pending();
         continue;
       }
       if (it->is_regular_file(ec) && want(it->path()) && it->file_size(ec) <= maxBytes) visit(it->path());

@@ -23,17 +23,6 @@ bool isSourceText(const std::filesystem::path &p) {
   return extensions.contains(p.extension().string());
 }
 
-/// A vendored copy of a library (an installed FlashInfer's data/cutlass,
-/// with its include/ folder), hidden folders and build outputs: the engine's
-/// own names are not spelled there. Not every folder named `cutlass`: vLLM
-/// keeps its own kernels in csrc/.../w8a8/cutlass/.
-bool isVendoredLibrary(const std::filesystem::path &dir) {
-  std::string name = dir.filename().string();
-  std::error_code ec;
-  if (name == "cutlass" || name == "cccl") return std::filesystem::is_directory(dir / "include", ec);
-  return isSkippedFolder(name);
-}
-
 bool startsWord(char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool inWord(char c) { return startsWord(c) || (c >= '0' && c <= '9'); }
 
@@ -83,21 +72,10 @@ void countWords(const std::string &text, Wanted &wanted) {
 
 /// The source files under `roots`, vendored libraries left out.
 std::vector<std::filesystem::path> sourceFiles(const std::vector<std::string> &roots) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> out;
-  for (const auto &root : roots) {
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_directory(ec)) {
-        if (isVendoredLibrary(it->path())) it.disable_recursion_pending();
-        continue;
-      }
-      if (isSourceText(it->path()) && it->is_regular_file(ec) &&
-          it->file_size(ec) <= (std::uintmax_t(64) << 20))
-        out.push_back(it->path());
-    }
-  }
+  std::vector<std::filesystem::path> out;
+  auto enter = [](const std::filesystem::path &dir) { return !isSkippedFolder(dir); };
+  auto keep = [&](const std::filesystem::path &path) { out.push_back(path); };
+  forEachFile(roots, std::uintmax_t(64) << 20, enter, isSourceText, keep);
   return out;
 }
 
