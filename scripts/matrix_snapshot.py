@@ -51,7 +51,9 @@ def findings(doc, root):
     out = {}
     for f in doc["findings"]:
         if f["severity"] in ("warning", "error"):
-            where = f"{f['location'].get('path', '').replace(str(root) + '/', '')}:{f['location'].get('line', 0)}"
+            # lint names a file relative to the working folder where it can
+            path = os.path.relpath(os.path.abspath(f["location"].get("path", "")), root.resolve())
+            where = f"{path}:{f['location'].get('line', 0)}"
             out[f"{f['rule']} {where}"] = f"{f['severity']}: {f['message']}"
     return out
 
