@@ -96,10 +96,12 @@ llvm::json::Value reportJson(const cuda::GuardReport &r) {
   for (const auto &d : r.directives) {
     llvm::json::Object by;
     for (const auto &[t, b] : d.byTarget) by[t] = branchName(b);
-    llvm::json::Object compiled, enclosing;
-    llvm::json::Array definitions;
+    llvm::json::Object compiled, enclosing, defines;
+    llvm::json::Array definitions, macros;
     for (const auto &n : d.definitions) definitions.push_back(n);
+    for (const auto &m : d.macros) macros.push_back(m);
     for (const auto &[t, n] : d.compiled) compiled[t] = n;
+    for (const auto &[t, n] : d.defines) defines[t] = n;
     for (const auto &[t, n] : d.enclosingBlock) enclosing[t] = n;
     directives.push_back(llvm::json::Object{{"line", d.line},
                                             {"kind", d.kind},
@@ -111,7 +113,9 @@ llvm::json::Value reportJson(const cuda::GuardReport &r) {
                                             {"fails", d.text.fails},
                                             {"compiled", std::move(compiled)},
                                             {"enclosing_block", std::move(enclosing)},
-                                            {"definitions", std::move(definitions)}});
+                                            {"definitions", std::move(definitions)},
+                                            {"defines", std::move(defines)},
+                                            {"macros", std::move(macros)}});
   }
   for (const auto &k : r.kernels) {
     llvm::json::Object by;
@@ -160,6 +164,10 @@ std::optional<cuda::GuardReport> reportFromJson(const std::string &text) {
         for (const auto &n : *names) g.definitions.push_back(n.getAsString().value_or("").str());
       if (const auto *by = d->getObject("enclosing_block"))
         for (const auto &[t, v] : *by) g.enclosingBlock[t.str()] = int(v.getAsInteger().value_or(0));
+      if (const auto *by = d->getObject("defines"))
+        for (const auto &[t, v] : *by) g.defines[t.str()] = int(v.getAsInteger().value_or(0));
+      if (const auto *names = d->getArray("macros"))
+        for (const auto &n : *names) g.macros.push_back(n.getAsString().value_or("").str());
       r.directives.push_back(std::move(g));
     }
   if (const auto *ks = o->getArray("kernels"))
@@ -201,7 +209,7 @@ cuda::GuardReport reportFor(const std::string &file, const std::vector<Target> &
   std::string key;
   if (useCache && !dir.empty()) {
     auto text = readCacheFile(file);
-    std::string all = "archscope-guards-v3\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
+    std::string all = "archscope-guards-v4\0" + binaryIdentity() + '\0' + file + '\0' + text.value_or("\x01");
     for (const auto &t : targets) all += t.name() + ",";
     for (const auto &a : options.extraArgs) all += a + '\0';
     for (const auto &m : options.archMacros) all += "arch-macro " + m + '\0';

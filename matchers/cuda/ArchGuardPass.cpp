@@ -72,7 +72,14 @@ public:
     if (sm_.isWrittenInMainFile(loc)) ++compiled_;
   }
   void MacroDefined(const clang::Token &name, const clang::MacroDirective *) override {
-    if (sm_.isWrittenInMainFile(name.getLocation())) ++compiled_;
+    if (!sm_.isWrittenInMainFile(name.getLocation())) return;
+    ++compiled_;
+    ++defines_;
+    std::string macro = name.getIdentifierInfo()->getName().str();
+    for (const Level &l : levels_) // the branches being read are all taken: a #define here is live
+      if (l.branch && std::find(out_[*l.branch].macros.begin(), out_[*l.branch].macros.end(), macro) ==
+                          out_[*l.branch].macros.end())
+        out_[*l.branch].macros.push_back(macro);
   }
   void If(SourceLocation loc, clang::SourceRange cond, ConditionValueKind v) override {
     open(loc, "if", text(cond), v == CVK_True);
@@ -101,7 +108,7 @@ private:
     int group = 0;  ///< the line of the #if, when it is in the main file
     std::optional<size_t> branch; ///< the recorded directive whose branch is being read
     SourceLocation branchLoc;
-    unsigned compiledAtStart = 0;
+    unsigned compiledAtStart = 0, definesAtStart = 0;
   };
 
   bool live() const {
@@ -142,13 +149,17 @@ private:
       if (!block.owner.empty()) d.definitions.push_back(block.owner);
     l.branchLoc = loc;
     l.compiledAtStart = compiled_;
+    l.definesAtStart = defines_;
   }
   /// The branch being read ends at `loc`: its lines and what it compiled.
   void close(Level &l, SourceLocation loc) {
     if (!l.branch) return;
     GuardDirective &d = out_[*l.branch];
     d.end = int(sm_.getSpellingLineNumber(loc));
-    if (d.byTarget.at("") == Branch::Taken) d.compiled[""] = int(compiled_ - l.compiledAtStart);
+    if (d.byTarget.at("") == Branch::Taken) {
+      d.compiled[""] = int(compiled_ - l.compiledAtStart);
+      d.defines[""] = int(defines_ - l.definesAtStart);
+    }
     unsigned from = sm_.getFileOffset(l.branchLoc), to = sm_.getFileOffset(loc);
     auto [known, added] = texts_.try_emplace(from);
     if (added) known->second = textBetween(from, to);
@@ -176,6 +187,7 @@ private:
   std::vector<Level> levels_;
   std::vector<bool> current_; ///< per level: the branch being read is taken
   unsigned compiled_ = 0;     ///< main-file tokens, #includes and #defines so far
+  unsigned defines_ = 0;      ///< of which #defines
   struct Block {
     unsigned compiledAtStart;      ///< after its `{`
     std::vector<size_t> directives; ///< recorded while it was the innermost open block
@@ -401,9 +413,13 @@ GuardReport runArchGuardPass(const std::string &path, const std::vector<Target> 
         it->byTarget.clear();
         it->compiled.clear();
         it->enclosingBlock.clear();
+        it->defines.clear();
       }
+      for (const auto &m : d.macros)
+        if (std::find(it->macros.begin(), it->macros.end(), m) == it->macros.end()) it->macros.push_back(m);
       it->byTarget[target] = d.byTarget.at("");
       if (auto n = d.compiled.find(""); n != d.compiled.end()) it->compiled[target] = n->second;
+      if (auto n = d.defines.find(""); n != d.defines.end()) it->defines[target] = n->second;
       if (auto n = d.enclosingBlock.find(""); n != d.enclosingBlock.end())
         it->enclosingBlock[target] = n->second;
     }

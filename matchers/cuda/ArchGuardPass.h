@@ -37,6 +37,11 @@ struct GuardDirective {
   /// target that skips the branch and still compiles code around it keeps
   /// the function; one whose block is empty without it loses the function.
   std::map<std::string, int> enclosingBlock;
+  /// Per target where the branch is taken, how many of `compiled` are
+  /// #defines, and the macros they define (on any target): a branch of
+  /// #defines alone takes no code from the targets that skip it.
+  std::map<std::string, int> defines;
+  std::vector<std::string> macros;
   /// The named definitions it sits in, outermost first (struct
   /// enable_sm120_only, then a function of it); none at file scope.
   std::vector<std::string> definitions;

@@ -476,13 +476,19 @@ class Outputs(unittest.TestCase):
         # kernel whose whole body is the branch is a warning; an #error is none.
         added = {f["location"]["line"]: f for f in json.loads(r.stdout)["findings"]
                  if f["location"]["path"].endswith("per_gpu_branches.cu")}
-        self.assertEqual(sorted(added), [27, 37, 49], r.stdout)
+        self.assertEqual(sorted(added), [27, 37, 49, 67, 75], r.stdout)
         self.assertEqual(added[27]["severity"], "note", r.stdout)
         self.assertIn("(4 tokens) and keeps the 48 of the block around it", added[27]["message"])
         self.assertEqual(added[37]["severity"], "warning", r.stdout)
         # A wrapper no source names is compiled by no build: a note.
         self.assertEqual(added[49]["severity"], "note", r.stdout)
         self.assertIn("nothing in the trees names `enable_sm100_only` but its definition", added[49]["message"])
+        # #defines alone that no directive tests are a note; one a directive
+        # the siblings read tests is a warning that names that directive.
+        self.assertEqual(added[67]["severity"], "note", r.stdout)
+        self.assertIn("lacks its #define of `NUM_Q_PIPE_STAGES`, `NUM_WORK_PIPE_STAGES`", added[67]["message"])
+        self.assertEqual(added[75]["severity"], "warning", r.stdout)
+        self.assertIn("`USE_WIDE_REDUCE`, which the #if at line 80 tests there", added[75]["message"])
         r = run("lint", str(engine), "--format", "json")
         lines = [f["location"]["line"] for f in json.loads(r.stdout)["findings"]
                  if f["location"]["path"].endswith("scaled_mm_sm120.cu")]

@@ -270,3 +270,21 @@ TEST(ArchGuardPassGroups, DirectivesKnowTheDefinitionsAroundThem) {
   EXPECT_EQ(at(r, 14).definitions, std::vector<std::string>{"kern"});
   EXPECT_TRUE(at(r, 19).definitions.empty());
 }
+
+// The #defines a branch compiles, per target, and the macros they name
+// (nested branches included): a branch of #defines alone is told from one
+// with code.
+TEST(ArchGuardPassGroups, BranchesCountTheirDefinesAndNameTheirMacros) {
+  auto r = passOver("defines.cu",
+                    "#if __CUDA_ARCH__ == 1030\n#define STAGES 2\n#if 1\n#define WORK 2\n#endif\n#endif\n"
+                    "#if __CUDA_ARCH__ == 1030\n#define DEPTH 3\nint z;\n#endif\n",
+                    targets({"sm_100a", "sm_103a"}));
+  const auto &only = at(r, 1), &mixed = at(r, 7);
+  EXPECT_EQ(only.macros, (std::vector<std::string>{"STAGES", "WORK"}));
+  EXPECT_EQ(only.defines.at("sm_103a"), 2);
+  EXPECT_EQ(only.compiled.at("sm_103a"), 2);
+  EXPECT_EQ(only.defines.count("sm_100a"), 0u); // not taken there
+  EXPECT_EQ(at(r, 3).macros, std::vector<std::string>{"WORK"});
+  EXPECT_EQ(mixed.defines.at("sm_103a"), 1);
+  EXPECT_EQ(mixed.compiled.at("sm_103a"), 4); // the #define, then int z ;
+}

@@ -12,7 +12,10 @@
 // where that branch only traps or fails, or the code is dropped, a warning.
 // Code dropped inside a block that the siblings still fill with more than
 // the branch held (a fence added for one GPU) is a note; a branch that
-// compiles nothing where it is taken (an `#error`) is no finding. One inside
+// compiles nothing where it is taken (an `#error`) is no finding. A branch of
+// #defines alone whose macros no directive the siblings read tests (a
+// pipeline depth for one GPU) is a note: a use of one there fails to compile
+// instead of running other code. One inside
 // a definition that no source names but its own (vLLM's enable_sm120_only
 // after the fix moved its users to the family guard) is a note.
 // In C++ host code, an exact
@@ -29,6 +32,7 @@
 #include "model/checks/rules/Rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <regex>
 #include <set>
@@ -136,8 +140,16 @@ private:
         if (excluded.empty() || compilesNothing(d)) continue;
         const cuda::GuardDirective *instead = takenInstead(report, d, excluded);
         auto kept = instead ? std::nullopt : keptAround(d, excluded);
+        bool macrosOnly = !instead && !kept && definesOnly(d);
+        const cuda::GuardDirective *tester = macrosOnly ? testerOf(report, d.macros, excluded) : nullptr;
         std::string loses = "code built for those targets loses this branch";
-        if (instead)
+        if (macrosOnly)
+          loses = "code built for those targets lacks its #define of " + listMacros(d.macros) +
+                  (tester ? ", which the #" + tester->kind + " at line " + std::to_string(tester->line) +
+                                " tests there: they take the other way without a word"
+                          : ", which no directive read there tests: a use of one fails to compile, it "
+                            "runs nothing else");
+        else if (instead)
           loses += ", and the #" + instead->kind + " at line " + std::to_string(instead->line) +
                    (instead->text.fails ? " they take fails there"
                                         : " builds another implementation instead");
@@ -150,7 +162,7 @@ private:
                                "taken on " + listTargets(taken)));
         // Another implementation on the siblings is a choice (a faster path for
         // one GPU), not a failure: a note, below lint's default threshold.
-        if ((instead && !instead->text.fails) || kept) f.severity = Severity::Note;
+        if ((instead && !instead->text.fails) || kept || (macrosOnly && !tester)) f.severity = Severity::Note;
         else if (!d.definitions.empty()) warned.emplace_back(out.size(), &d);
         f.targets = excluded;
         out.push_back(std::move(f));
@@ -196,6 +208,49 @@ private:
     int most = 0;
     for (const auto &[target, n] : d.compiled) most = std::max(most, n);
     return most;
+  }
+
+  /// Whether the branch compiles #defines and nothing else on every target that takes it.
+  static bool definesOnly(const cuda::GuardDirective &d) {
+    if (d.compiled.empty() || d.macros.empty()) return false;
+    return std::all_of(d.compiled.begin(), d.compiled.end(), [&](const auto &c) {
+      auto n = d.defines.find(c.first);
+      return n != d.defines.end() && n->second == c.second;
+    });
+  }
+
+  /// The first directive of the file that one of `targets` reads (taken or
+  /// not) and that names one of `macros` in its condition (`#ifdef NAME`,
+  /// `#if NAME > 1`), or none.
+  static const cuda::GuardDirective *testerOf(const cuda::GuardReport &report,
+                                              const std::vector<std::string> &macros,
+                                              const std::vector<std::string> &targets) {
+    auto readOnSome = [&](const cuda::GuardDirective &b) {
+      return std::any_of(targets.begin(), targets.end(), [&](const std::string &t) {
+        auto state = b.byTarget.find(t);
+        return state != b.byTarget.end() && state->second != cuda::Branch::Skipped;
+      });
+    };
+    for (const auto &b : report.directives)
+      if (std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return namesWord(b.condition, m); }) &&
+          readOnSome(b))
+        return &b;
+    return nullptr;
+  }
+
+  static bool namesWord(const std::string &text, const std::string &word) {
+    auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+      if ((at == 0 || !isWordChar(text[at - 1])) &&
+          (at + word.size() == text.size() || !isWordChar(text[at + word.size()])))
+        return true;
+    return false;
+  }
+
+  static std::string listMacros(const std::vector<std::string> &macros) {
+    std::string out;
+    for (size_t i = 0; i < macros.size() && i < 3; ++i) out += (out.empty() ? "`" : ", `") + macros[i] + "`";
+    return macros.size() > 3 ? out + " and " + std::to_string(macros.size() - 3) + " more" : out;
   }
 
   /// A branch that compiles nothing where it is taken (an `#error`, or only

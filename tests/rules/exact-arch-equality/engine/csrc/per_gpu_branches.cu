@@ -59,3 +59,28 @@ void launch_all(unsigned *flags, float *out, const float *in) {
   consume<<<1, 32>>>(flags, out, in);
   whole_body<<<1, 32>>>(out);
 }
+
+// Pipeline depths one GPU gets at file scope (FlashInfer 0.7.4's generated
+// cake kernels), tested by no directive: built for sm_100 a use of one fails
+// to compile, nothing else runs. A note.
+// EXPECT-NEXT-LINE: exact-arch-equality
+#if __CUDA_ARCH__ == 1030
+#define NUM_Q_PIPE_STAGES 2
+#define NUM_WORK_PIPE_STAGES 2
+#endif
+
+// The same #define, but a directive sm_100 reads tests it: built there the
+// kernel silently takes the other path. A warning.
+// EXPECT-NEXT-LINE: exact-arch-equality
+#if __CUDA_ARCH__ == 1030
+#define USE_WIDE_REDUCE 1
+#endif
+
+__global__ void reduce_pipelined(float *out) {
+#if defined(USE_WIDE_REDUCE)
+  out[threadIdx.x * 2] = 1.0f;
+#endif
+  out[threadIdx.x] = 0.0f;
+}
+
+void launch_pipelined(float *out) { reduce_pipelined<<<1, 32>>>(out); }
