@@ -49,6 +49,9 @@ struct GuardFact {
     Support,  ///< `backend` supports the device when `cond` holds (device check)
     Declared, ///< an allow-list declared for `backend`'s kernel, not enforced
     Calls,    ///< `backend`'s path calls the compiled kernel entry `entry` when `cond` holds
+    /// `backend`'s path calls `entry`, a function of a package some row is
+    /// named after (flashinfer_trtllm: flashinfer), which no given tree holds
+    Library,
   } kind = Kind::Reject;
   Condition cond = Condition::truth(); ///< Reject/Select/Route/Support: when it holds;
                                        ///< Declared: the allow-list itself
@@ -56,7 +59,7 @@ struct GuardFact {
   std::string backend;       ///< Select/Route/Support (Declared: optional)
   int order = 0;             ///< Select: precedence (lower is tried first)
   std::string entry;         ///< Calls: "torch.ops.NS.OP", "jit:GETTER.FUNC" (a JIT module's export)
-                             ///< or keptModuleEntry(GETTER)
+                             ///< or keptModuleEntry(GETTER); Library: the dotted name called
   /// Calls of a JIT module whose builder the walk saw: its sources as literal
   /// path suffixes and its literal -D/-U flags (empty otherwise).
   std::vector<std::string> jitSources, jitFlags;

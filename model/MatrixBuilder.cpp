@@ -6,7 +6,8 @@
 //               device check of the backend's kernels is false;
 //   crash-risk  the kernel's own allow-list excludes the target but nothing
 //               enforces it before the kernel is called;
-//   unknown     no dispatch site for the backend was found;
+//   unknown     no dispatch site for the backend was found, or its kernels
+//               are in a package no given tree holds (and no family is known);
 //   supported   otherwise, with the lower layers named as not yet read.
 // Opaque atoms of kind package/env split a cell: the main verdict assumes
 // packages installed and environment variables unset; each flip that changes
@@ -240,7 +241,9 @@ public:
       if (s->cond.eval(e) != Tri::False) append(d.evidence, *s, "device check holds on " + t.name(), e);
     for (auto *g : declared) append(d.evidence, *g, "allow-list includes " + t.name(), e);
     for (auto *g : mayRaise) append(d.evidence, *g, "may raise: depends on " + describeUnknowns(g->cond, e), e);
-    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, e, d) && !isaLacks(b, t, e, d)) cubinsUnseen(b, t, e, d);
+    if (!lowerLayersLack(b, t, e, d) && !cubinsLack(b, t, e, d) && !isaLacks(b, t, e, d) &&
+        !cubinsUnseen(b, t, e, d))
+      libraryUnseen(b, t, e, d);
     dedupe(d.evidence);
     return d;
   }
@@ -541,6 +544,44 @@ private:
       return true;
     }
     return false;
+  }
+
+  /// A backend whose path calls into a kernel library (a package rows are
+  /// named after) that no given tree holds (SGLang's flashinfer_trtllm
+  /// audited without FlashInfer), with no kernel of its own linked and no
+  /// kernel family known: what runs on the GPU is in code archscope was not
+  /// given, so the cell is unknown, not "dispatch admits it". The call shown
+  /// is the one fewest rows make (the MoE kernel, not a quantize step).
+  bool libraryUnseen(const std::string &b, ComputeCapability t, const EvalEnv &e, Decision &d) const {
+    bool fromCode = false;
+    if (!familiesOf(b, e, fromCode).empty()) return false;
+    const GuardFact *call = nullptr;
+    size_t fewest = SIZE_MAX;
+    for (const auto &g : facts_.guards) {
+      // The backend's own: its entry walk's, or reached through a branch on
+      // the backend choice (not a helper's walk that any row could be on).
+      bool own = g.backend == b || (g.backend.empty() && g.cond.readsBackend());
+      if (!own || g.cond.eval(e) == Tri::False) continue;
+      if (g.kind == Kind::Calls && coverage(g.entry, t)) return false; // a kernel of its own is read
+      if (g.kind != Kind::Library) continue;
+      if (size_t n = libraryCallers(g.entry); n < fewest) call = &g, fewest = n;
+    }
+    if (!call) return false;
+    std::string package = call->entry.substr(0, call->entry.find('.'));
+    d.verdict = Verdict::Unknown;
+    d.reason = b + " calls " + call->entry + ", and `" + package + "` is in none of the given trees: whether its " +
+               "kernels run on " + t.name() + " is unknown (give " + package + " with --with: a checkout or the " +
+               "site-packages it is installed in)";
+    append(d.evidence, *call, "", e);
+    return true;
+  }
+
+  /// How many rows call the library function `entry`.
+  size_t libraryCallers(const std::string &entry) const {
+    std::set<std::string> rows;
+    for (const auto &g : facts_.guards)
+      if (g.kind == Kind::Library && g.entry == entry) rows.insert(g.backend);
+    return rows.size();
   }
 
   const EntryCoverage *coverage(const std::string &entry, ComputeCapability t) const {

@@ -43,6 +43,7 @@ std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evid
   switch (kind) {
   case GuardFact::Kind::Select: return "S" + where + cond;
   case GuardFact::Kind::Calls: return "K" + where + at.note + backend + cond; // the note names the entry
+  case GuardFact::Kind::Library: return "L" + where + at.note + backend + cond;
   case GuardFact::Kind::Declared: return "D" + where + backend + cond;
   default: return "";
   }
@@ -50,6 +51,17 @@ std::string factKey(GuardFact::Kind kind, const std::string &backend, const Evid
 
 std::string rejectKey(const Evidence &at, const std::string &backend, int stage) {
   return at.path + ":" + std::to_string(at.line) + "|" + backend + "|" + std::to_string(stage);
+}
+
+/// Whether some row is named after `package` (flashinfer_trtllm after
+/// flashinfer): a kernel library the engine dispatches to. Not the packages
+/// that compile the trees' own kernels (a @triton.jit function, a CuTe DSL
+/// kernel), which a `triton` row is named after too.
+bool namesKernelLibrary(const std::vector<std::string> &rows, const std::string &package) {
+  static const std::set<std::string> compilers = {"triton", "cutlass", "cute", "tilelang", "torch", "cuda", "numba"};
+  if (package.empty() || compilers.count(package)) return false;
+  return std::any_of(rows.begin(), rows.end(),
+                     [&](const std::string &row) { return row == package || row.starts_with(package + "_"); });
 }
 
 } // namespace
@@ -180,6 +192,23 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
   if (spec && familiesOnly) g.familySources = spec->sources;
   else if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags, g.jitFlagsUnsure = spec->unsureFlags;
   if (spec) g.cubinArtifacts = spec->artifacts;
+  facts_.guards.push_back(std::move(g));
+}
+
+void FactSink::libraryCalled(const Condition &reach, const std::string &dotted, Module &m, TSNode site) {
+  std::string package = dotted.substr(0, dotted.find('.'));
+  // On one backend's way: its entry walk, or a branch on the backend choice.
+  bool onesWay = !backend_.empty() || reach.readsBackend();
+  if (reach.isFalse() || !onesWay || !namesKernelLibrary(backends_, package)) return;
+  auto ev = evidenceAt(m, site, "calls " + dotted + ": `" + package + "` is in none of the given trees");
+  if (seen(factKey(GuardFact::Kind::Library, backend_, ev, reach))) return;
+  GuardFact g;
+  g.kind = GuardFact::Kind::Library;
+  g.cond = reach;
+  g.backend = backend_;
+  g.entry = dotted;
+  g.tree = treeOf(m);
+  g.chain.push_back(ev);
   facts_.guards.push_back(std::move(g));
 }
 

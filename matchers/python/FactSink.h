@@ -36,6 +36,7 @@ public:
   void selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) override;
   void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) override;
   void entered(const FuncRef &fn, const Condition &reach) override;
+  void libraryCalled(const Condition &reach, const std::string &dotted, Module &m, TSNode site) override;
   void kernelCalled(const Condition &reach, const std::string &entry, Module &m, TSNode site,
                     const JitSpec *spec, bool familiesOnly) override;
 

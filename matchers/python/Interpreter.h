@@ -44,6 +44,9 @@ public:
   virtual void raised(const Condition &reach, Module &m, TSNode site) {}
   virtual void selected(const Condition &reach, const std::string &backend, Module &m, TSNode site) {}
   virtual void branched(const Condition &cond, const Condition &reach, Module &m, TSNode site) {}
+  /// A function of a package no tree holds (`flashinfer.fused_moe.X` with no
+  /// FlashInfer given) is called under `reach`.
+  virtual void libraryCalled(const Condition &reach, const std::string &dotted, Module &m, TSNode site) {}
   /// A function of the trees is entered under `reach` (for decorators).
   virtual void entered(const FuncRef &fn, const Condition &reach) {}
   /// A compiled kernel entry (`torch.ops.NS.OP(...)`) is called under `reach`.

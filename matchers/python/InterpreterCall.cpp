@@ -364,6 +364,10 @@ void Interpreter::noteKernelEntry(const Value &callee, TSNode call, Frame &f) {
     for (const auto &[cond, s] : jitSpecsOfGetter(m[1].str(), f))
       if (!cond.isFalse()) spec = s.get();
     f.sink->kernelCalled(f.reach, "jit:" + m[1].str() + "." + m[2].str(), *f.mod, call, spec, true);
+  } else if (callee.is(Value::Kind::External) && callee.text.find('.') != std::string::npos &&
+             callee.text.find('(') == std::string::npos &&
+             !index_.module(callee.text.substr(0, callee.text.find('.')))) {
+    f.sink->libraryCalled(f.reach, callee.text, *f.mod, call);
   }
 }
 
