@@ -58,10 +58,11 @@ std::string rejectKey(const Evidence &at, const std::string &backend, int stage)
 /// that compile the trees' own kernels (a @triton.jit function, a CuTe DSL
 /// kernel), which a `triton` row is named after too.
 bool namesKernelLibrary(const std::vector<std::string> &rows, const std::string &package) {
-  static const std::set<std::string> compilers = {"triton", "cutlass", "cute", "tilelang", "torch", "cuda", "numba"};
+  static const std::set<std::string> compilers = {"triton", "cutlass", "cute", "tilelang",
+                                                  "torch",  "cuda",    "numba"};
   if (package.empty() || compilers.count(package)) return false;
-  return std::any_of(rows.begin(), rows.end(),
-                     [&](const std::string &row) { return row == package || row.starts_with(package + "_"); });
+  auto namedAfter = [&](const std::string &row) { return row == package || row.starts_with(package + "_"); };
+  return std::any_of(rows.begin(), rows.end(), namedAfter);
 }
 
 } // namespace
