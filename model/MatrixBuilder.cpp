@@ -570,8 +570,8 @@ private:
     std::string package = call->entry.substr(0, call->entry.find('.'));
     d.verdict = Verdict::Unknown;
     d.reason = b + " calls " + call->entry + ", and `" + package +
-               "` is in none of the given trees: whether its kernels run on " + t.name() + " is unknown (give " +
-               package + " with --with: a checkout or the site-packages it is installed in)";
+               "` is in none of the given trees: whether its kernels run on " + t.name() +
+               " is unknown (give " + package + " with --with: a checkout or the site-packages it is installed in)";
     append(d.evidence, *call, "", e);
     return true;
   }
