@@ -571,7 +571,7 @@ private:
     d.verdict = Verdict::Unknown;
     d.reason = b + " calls " + call->entry + ", and `" + package +
                "` is in none of the given trees: whether its kernels run on " + t.name() +
-               " is unknown (give " + package + " with --with: a checkout or the site-packages that holds it)";
+               " is unknown (give " + package + " with --with: a checkout, or site-packages)";
     append(d.evidence, *call, "", e);
     return true;
   }

@@ -43,7 +43,8 @@ LINTS = {
 
 
 def cells(doc):
-    return {f"{c['backend']} {c['target']}": f"{c['verdict']} {c.get('picked', '')}".strip() for c in doc["cells"]}
+    return {f"{c['backend']} {c['target']}": f"{c['verdict']} {c.get('picked', '')}".strip()
+            for c in doc["cells"]}
 
 
 def findings(doc, root):
@@ -75,7 +76,8 @@ def save(binary, outdir):
             print(f"{name}: left out, the corpus lacks one of {trees}")
             continue
         for extra in ([], ["--no-profile"]):
-            cmd = [binary, "audit", str(root / trees[0]), "--targets", TARGETS, "--format", "json", "-q"] + extra
+            cmd = [binary, "audit", str(root / trees[0]), "--targets", TARGETS, "--format", "json", "-q"]
+            cmd += extra
             for dep in trees[1:]:
                 cmd += ["--with", str(root / dep)]
             run_to_file(cmd, out / f"{name}{'-np' if extra else ''}.json", cells)

@@ -486,7 +486,8 @@ class Outputs(unittest.TestCase):
         # #defines alone that no directive tests are a note; one a directive
         # the siblings read tests is a warning that names that directive.
         self.assertEqual(added[67]["severity"], "note", r.stdout)
-        self.assertIn("lacks its #define of `NUM_Q_PIPE_STAGES`, `NUM_WORK_PIPE_STAGES`", added[67]["message"])
+        self.assertIn("lacks its #define of `NUM_Q_PIPE_STAGES`, `NUM_WORK_PIPE_STAGES`",
+                      added[67]["message"])
         self.assertEqual(added[75]["severity"], "warning", r.stdout)
         self.assertIn("`USE_WIDE_REDUCE`, which the #if at line 80 tests there", added[75]["message"])
         r = run("lint", str(engine), "--format", "json")

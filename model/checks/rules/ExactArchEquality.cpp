@@ -232,8 +232,8 @@ private:
       });
     };
     for (const auto &b : report.directives)
-      if (std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return namesWord(b.condition, m); }) &&
-          readOnSome(b))
+      if (readOnSome(b) &&
+          std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return namesWord(b.condition, m); }))
         return &b;
     return nullptr;
   }
