@@ -183,13 +183,7 @@ void FactSink::kernelCalled(const Condition &reach, const std::string &entry, Mo
                          : "calls " + entry;
   auto ev = evidenceAt(m, site, note);
   if (seen(factKey(GuardFact::Kind::Calls, backend_, ev, reach))) return;
-  GuardFact g;
-  g.kind = GuardFact::Kind::Calls;
-  g.cond = reach;
-  g.backend = backend_;
-  g.entry = entry;
-  g.tree = treeOf(m);
-  g.chain.push_back(ev);
+  GuardFact g = callAt(GuardFact::Kind::Calls, reach, entry, m, std::move(ev));
   if (spec && familiesOnly) g.familySources = spec->sources;
   else if (spec) g.jitSources = spec->sources, g.jitFlags = spec->flags, g.jitFlagsUnsure = spec->unsureFlags;
   if (spec) g.cubinArtifacts = spec->artifacts;
@@ -203,14 +197,19 @@ void FactSink::libraryCalled(const Condition &reach, const std::string &dotted, 
   if (reach.isFalse() || !onesWay || !namesKernelLibrary(backends_, package)) return;
   auto ev = evidenceAt(m, site, "calls " + dotted + ": `" + package + "` is in none of the given trees");
   if (seen(factKey(GuardFact::Kind::Library, backend_, ev, reach))) return;
+  facts_.guards.push_back(callAt(GuardFact::Kind::Library, reach, dotted, m, std::move(ev)));
+}
+
+GuardFact FactSink::callAt(GuardFact::Kind kind, const Condition &reach, const std::string &entry, Module &m,
+                           Evidence ev) const {
   GuardFact g;
-  g.kind = GuardFact::Kind::Library;
+  g.kind = kind;
   g.cond = reach;
   g.backend = backend_;
-  g.entry = dotted;
+  g.entry = entry;
   g.tree = treeOf(m);
-  g.chain.push_back(ev);
-  facts_.guards.push_back(std::move(g));
+  g.chain.push_back(std::move(ev));
+  return g;
 }
 
 void FactSink::entered(const FuncRef &fn, const Condition &reach) {

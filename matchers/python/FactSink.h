@@ -42,6 +42,9 @@ public:
 
 private:
   bool seen(const std::string &key) { return !keys_.insert(key).second; }
+  /// A call of `entry` (a kernel entry or a library function) on this backend's way.
+  GuardFact callAt(GuardFact::Kind kind, const Condition &reach, const std::string &entry, Module &m,
+                   Evidence ev) const;
   /// The enclosing branch conditions that read the hardware, as context.
   std::vector<std::pair<Condition, Evidence>> context() const;
   /// Facts are numbered in walk (= execution) order within a stage, so a
