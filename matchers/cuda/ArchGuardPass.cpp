@@ -15,6 +15,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Support/Path.h>
 
 #include <map>
@@ -75,11 +76,8 @@ public:
     if (!sm_.isWrittenInMainFile(name.getLocation())) return;
     ++compiled_;
     ++defines_;
-    std::string macro = name.getIdentifierInfo()->getName().str();
-    for (const Level &l : levels_) // the branches being read are all taken: a #define here is live
-      if (l.branch && std::find(out_[*l.branch].macros.begin(), out_[*l.branch].macros.end(), macro) ==
-                          out_[*l.branch].macros.end())
-        out_[*l.branch].macros.push_back(macro);
+    for (Level &l : levels_) // the branches being read are all taken: a #define here is live
+      if (l.branch) l.macros.push_back(name.getIdentifierInfo());
   }
   void If(SourceLocation loc, clang::SourceRange cond, ConditionValueKind v) override {
     open(loc, "if", text(cond), v == CVK_True);
@@ -109,6 +107,7 @@ private:
     std::optional<size_t> branch; ///< the recorded directive whose branch is being read
     SourceLocation branchLoc;
     unsigned compiledAtStart = 0, definesAtStart = 0;
+    std::vector<const clang::IdentifierInfo *> macros; ///< defined in the branch, in order, repeats kept
   };
 
   bool live() const {
@@ -150,6 +149,7 @@ private:
     l.branchLoc = loc;
     l.compiledAtStart = compiled_;
     l.definesAtStart = defines_;
+    l.macros.clear();
   }
   /// The branch being read ends at `loc`: its lines and what it compiled.
   void close(Level &l, SourceLocation loc) {
@@ -159,6 +159,12 @@ private:
     if (d.byTarget.at("") == Branch::Taken) {
       d.compiled[""] = int(compiled_ - l.compiledAtStart);
       d.defines[""] = int(defines_ - l.definesAtStart);
+      // Named only where the branch holds nothing else: what a target that
+      // skips it may miss (an include guard's whole file is no such branch).
+      llvm::SmallPtrSet<const clang::IdentifierInfo *, 16> seen;
+      if (d.defines[""] == d.compiled[""])
+        for (const auto *ii : l.macros)
+          if (seen.insert(ii).second) d.macros.push_back(ii->getName().str());
     }
     unsigned from = sm_.getFileOffset(l.branchLoc), to = sm_.getFileOffset(loc);
     auto [known, added] = texts_.try_emplace(from);

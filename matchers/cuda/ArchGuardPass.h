@@ -38,8 +38,9 @@ struct GuardDirective {
   /// the function; one whose block is empty without it loses the function.
   std::map<std::string, int> enclosingBlock;
   /// Per target where the branch is taken, how many of `compiled` are
-  /// #defines, and the macros they define (on any target): a branch of
-  /// #defines alone takes no code from the targets that skip it.
+  /// #defines, and, where that is all it compiles, the macros they define
+  /// (on any target): a branch of #defines alone takes no code from the
+  /// targets that skip it.
   std::map<std::string, int> defines;
   std::vector<std::string> macros;
   /// The named definitions it sits in, outermost first (struct

@@ -271,9 +271,8 @@ TEST(ArchGuardPassGroups, DirectivesKnowTheDefinitionsAroundThem) {
   EXPECT_TRUE(at(r, 19).definitions.empty());
 }
 
-// The #defines a branch compiles, per target, and the macros they name
-// (nested branches included): a branch of #defines alone is told from one
-// with code.
+// The #defines a branch compiles, per target, and, for a branch of
+// #defines alone, the macros they name (nested branches included).
 TEST(ArchGuardPassGroups, BranchesCountTheirDefinesAndNameTheirMacros) {
   auto r = passOver("defines.cu",
                     "#if __CUDA_ARCH__ == 1030\n#define STAGES 2\n#if 1\n#define WORK 2\n#endif\n#endif\n"
@@ -287,4 +286,5 @@ TEST(ArchGuardPassGroups, BranchesCountTheirDefinesAndNameTheirMacros) {
   EXPECT_EQ(at(r, 3).macros, std::vector<std::string>{"WORK"});
   EXPECT_EQ(mixed.defines.at("sm_103a"), 1);
   EXPECT_EQ(mixed.compiled.at("sm_103a"), 4); // the #define, then int z ;
+  EXPECT_TRUE(mixed.macros.empty());          // named only for a branch of #defines alone
 }
