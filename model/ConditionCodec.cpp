@@ -48,7 +48,8 @@ bool parseLinears(const std::string &s, std::vector<Linear> &out) {
 size_t Condition::encode(std::vector<std::string> &records, std::map<const void *, size_t> &ids) const {
   if (auto it = ids.find(node_.get()); it != ids.end()) return it->second;
   std::string kids;
-  for (const auto &k : node_->kids) kids += (kids.empty() ? "" : ",") + std::to_string(k.encode(records, ids));
+  for (const auto &k : node_->kids)
+    kids.append(kids.empty() ? "" : ",").append(std::to_string(k.encode(records, ids)));
   const Atom &a = node_->atom;
   std::string names;
   for (const auto &n : a.names) names += (names.empty() ? "" : "\x1f") + n;

@@ -28,7 +28,7 @@ constexpr const char *kHeader = "archscope-facts 6";
 
 std::string joinList(const std::vector<std::string> &items) {
   std::string out;
-  for (const auto &i : items) out += (out.empty() ? "" : "\x1e") + records::clean(i);
+  for (const auto &i : items) out.append(out.empty() ? "" : "\x1e").append(records::clean(i));
   return out;
 }
 
@@ -54,10 +54,12 @@ std::string encodeFacts(const CachedFacts &c) {
     body << "B\t" << clean(b.name) << '\t' << clean(b.enumClass) << '\t' << encodeEvidence(b.where) << '\n';
   for (const auto &g : c.facts.guards) {
     std::string chain, context;
-    for (const auto &e : g.chain) chain += (chain.empty() ? "" : "\x1e") + encodeEvidence(e);
+    for (const auto &e : g.chain) chain.append(chain.empty() ? "" : "\x1e").append(encodeEvidence(e));
     for (const auto &[cond, e] : g.context)
-      context += (context.empty() ? "" : "\x1e") + std::to_string(cond.encode(records, ids)) + '\x1f' +
-                 encodeEvidence(e);
+      context.append(context.empty() ? "" : "\x1e")
+          .append(std::to_string(cond.encode(records, ids)))
+          .append("\x1f")
+          .append(encodeEvidence(e));
     body << "G\t" << int(g.kind) << '\t' << g.cond.encode(records, ids) << '\t' << g.reach.encode(records, ids)
          << '\t' << clean(g.backend) << '\t' << g.order << '\t' << clean(g.tree) << '\t' << chain << '\t'
          << context << '\t' << clean(g.entry) << '\t' << joinList(g.jitSources) << '\t' << joinList(g.jitFlags)

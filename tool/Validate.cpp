@@ -102,7 +102,7 @@ void emitCellsText(const Matrix &m, const std::vector<CellProof> &proofs, std::o
       const Cell *c = m.find(b, m.quants.front(), t);
       const CellProof *p = at.count({b, t}) ? at[{b, t}] : nullptr;
       std::string label = c ? verdictLabel(*c) : "?";
-      if (p) label += "/" + proofLabel(*p);
+      if (p) label.append("/").append(proofLabel(*p));
       out << std::setw(18) << label;
     }
     out << "\n";

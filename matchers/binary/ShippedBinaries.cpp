@@ -62,7 +62,7 @@ std::string BinaryImage::targetsText() const {
   std::string s;
   for (const auto &t : sass) s += (s.empty() ? "" : ", ") + t.name();
   if (!ptx.empty()) s += std::string(s.empty() ? "" : "; ") + "PTX";
-  for (const auto &t : ptx) s += " " + t.name();
+  for (const auto &t : ptx) s.append(" ").append(t.name());
   return s.empty() ? "no device code" : s;
 }
 

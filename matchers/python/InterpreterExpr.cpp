@@ -557,7 +557,7 @@ Value Interpreter::evalComparison(TSNode node, Frame &f) {
       if (!pending.empty()) { ops.push_back(pending); pending.clear(); }
       operands.push_back(evalExpr(c, f));
     } else {
-      pending += (pending.empty() ? "" : " ") + std::string(pm.text(c));
+      pending.append(pending.empty() ? "" : " ").append(pm.text(c));
     }
   }
   std::string text(pm.text(node));

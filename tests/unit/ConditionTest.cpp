@@ -114,7 +114,7 @@ TEST(Condition, SharedSubformulasEvaluateInLinearTime) {
   // would take 2^60 steps; the DAG walk takes 60.
   Condition c = Condition::compare({major()}, CmpOp::Eq, {k(12)}, "major == 12");
   for (int i = 0; i < 60; ++i) {
-    auto a = Condition::opaque(OpaqueKind::Config, "a" + std::to_string(i));
+    auto a = Condition::opaque(OpaqueKind::Config, std::string("a").append(std::to_string(i)));
     c = (a && c) || (!a && c);
   }
   EXPECT_EQ(c.eval(on(10, 0)), Tri::False);

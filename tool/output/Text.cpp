@@ -35,15 +35,22 @@ std::string treeLine(const Matrix &m) {
 
 } // namespace
 
-std::string verdictLabel(const Cell &c) {
-  std::string base;
-  switch (c.verdict) {
-  case Verdict::Supported: base = "ok"; break;
-  case Verdict::Rejected: base = "rejected"; break;
-  case Verdict::CrashRisk: base = "CRASH"; break;
-  case Verdict::Unreachable: base = "unreach"; break;
-  case Verdict::Unknown: base = "?"; break;
+/// The short name of a verdict in the table.
+static const char *verdictShort(Verdict v) {
+  switch (v) {
+  case Verdict::Supported: return "ok";
+  case Verdict::Rejected: return "rejected";
+  case Verdict::CrashRisk: return "CRASH";
+  case Verdict::Unreachable: return "unreach";
+  case Verdict::Unknown: return "?";
   }
+  return "?";
+}
+
+std::string verdictLabel(const Cell &c) {
+  // Built from a const char* (not assigned one): GCC 12 misreads a short
+  // literal's assignment as an overlapping copy (-Wrestrict, GCC bug 105329).
+  std::string base = verdictShort(c.verdict);
   if (!c.picked.empty()) base = c.picked + (c.verdict == Verdict::Supported ? "" : ":" + base);
   if (!c.conditions.empty()) base += "*";
   return base;

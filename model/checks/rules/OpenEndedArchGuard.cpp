@@ -45,7 +45,7 @@ public:
       if (lacking.empty() || !seen.insert(site.path + ":" + std::to_string(site.line) + g.backend).second) continue;
       std::string families;
       for (const auto &f : in.backendFamilies.at(g.backend)) families += (families.empty() ? "" : " or ") + f;
-      Finding f = finding("`" + g.cond.str() + "` has no upper bound: it " +
+      Finding f = finding(std::string("`").append(g.cond.str()) + "` has no upper bound: it " +
                               (g.kind == GuardFact::Kind::Select ? "selects " : "admits ") + g.backend + " on " +
                               listTargets(lacking) + ", which lack" + (lacking.size() == 1 ? "s" : "") +
                               " its kernel ISA (" + families + ")",
