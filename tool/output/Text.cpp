@@ -21,6 +21,18 @@ const char *colorOf(Verdict v) {
   return "";
 }
 
+/// The short name of a verdict in the table.
+const char *verdictShort(Verdict v) {
+  switch (v) {
+  case Verdict::Supported: return "ok";
+  case Verdict::Rejected: return "rejected";
+  case Verdict::CrashRisk: return "CRASH";
+  case Verdict::Unreachable: return "unreach";
+  case Verdict::Unknown: return "?";
+  }
+  return "?";
+}
+
 std::string treeLine(const Matrix &m) {
   std::string s;
   for (const auto &t : m.trees) {
@@ -34,18 +46,6 @@ std::string treeLine(const Matrix &m) {
 }
 
 } // namespace
-
-/// The short name of a verdict in the table.
-static const char *verdictShort(Verdict v) {
-  switch (v) {
-  case Verdict::Supported: return "ok";
-  case Verdict::Rejected: return "rejected";
-  case Verdict::CrashRisk: return "CRASH";
-  case Verdict::Unreachable: return "unreach";
-  case Verdict::Unknown: return "?";
-  }
-  return "?";
-}
 
 std::string verdictLabel(const Cell &c) {
   // Built from a const char* (not assigned one): GCC 12 misreads a short
