@@ -24,4 +24,17 @@ inline bool containsText(std::string_view text, std::string_view needle) {
   return findText(text, needle) != std::string_view::npos;
 }
 
+/// Whether `word` occurs in `text` as a whole identifier (`NUM_STAGES` in
+/// `#if NUM_STAGES > 1`, not in `NUM_STAGES_2`).
+inline bool containsWord(std::string_view text, std::string_view word) {
+  auto inWord = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+  };
+  for (size_t at = findText(text, word); at != std::string_view::npos; at = findText(text, word, at + 1))
+    if ((at == 0 || !inWord(text[at - 1])) &&
+        (at + word.size() == text.size() || !inWord(text[at + word.size()])))
+      return true;
+  return false;
+}
+
 } // namespace archscope

@@ -27,12 +27,12 @@
 // restricts that path on purpose: only the sibling case is reported there.
 //===----------------------------------------------------------------------===//
 #include "matchers/cuda/KernelLaunches.h"
+#include "matchers/source/TextSearch.h"
 #include "model/checks/Rule.h"
 #include "model/checks/RuleSupport.h"
 #include "model/checks/rules/Rules.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <regex>
 #include <set>
@@ -233,18 +233,9 @@ private:
     };
     for (const auto &b : report.directives)
       if (readOnSome(b) &&
-          std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return namesWord(b.condition, m); }))
+          std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return containsWord(b.condition, m); }))
         return &b;
     return nullptr;
-  }
-
-  static bool namesWord(const std::string &text, const std::string &word) {
-    auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
-      if ((at == 0 || !isWordChar(text[at - 1])) &&
-          (at + word.size() == text.size() || !isWordChar(text[at + word.size()])))
-        return true;
-    return false;
   }
 
   static std::string listMacros(const std::vector<std::string> &macros) {
