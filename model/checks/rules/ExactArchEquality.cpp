@@ -231,10 +231,11 @@ private:
         return state != b.byTarget.end() && state->second != cuda::Branch::Skipped;
       });
     };
+    auto names = [&](const cuda::GuardDirective &b) {
+      return std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return containsWord(b.condition, m); });
+    };
     for (const auto &b : report.directives)
-      if (readOnSome(b) &&
-          std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return containsWord(b.condition, m); }))
-        return &b;
+      if (readOnSome(b) && names(b)) return &b;
     return nullptr;
   }
 
