@@ -232,7 +232,8 @@ private:
       });
     };
     auto names = [&](const cuda::GuardDirective &b) {
-      return std::any_of(macros.begin(), macros.end(), [&](const auto &m) { return containsWord(b.condition, m); });
+      auto named = [&](const std::string &m) { return containsWord(b.condition, m); };
+      return std::any_of(macros.begin(), macros.end(), named);
     };
     for (const auto &b : report.directives)
       if (readOnSome(b) && names(b)) return &b;
