@@ -40,7 +40,8 @@ commands:
                                 both revisions, cells compared; text, json, or
                                 markdown for a pull-request comment;
                                 --fail-on-regression exits 1 when a supported cell
-                                becomes crash-risk or rejected
+                                becomes crash-risk or rejected; REV_A..REV_B is
+                                read as REV_A REV_B
   docs [PATH] -o DIR            compatibility pages: DIR/index.md, backends/*.md,
                                 rules/*.md and one self-contained DIR/index.html;
                                 --lint adds each rule's current findings
@@ -91,6 +92,23 @@ std::vector<std::string> splitList(const std::string &s) {
   while (std::getline(ss, item, ','))
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+/// `diff A..B [PATH]` as git spells a range: the same as `diff A B [PATH]`.
+/// `A...B` (from their merge base) is refused rather than read as `A..B`.
+void splitRevisionRange(std::vector<std::string> &positional) {
+  if (positional.empty()) return;
+  const std::string arg = positional[0];
+  size_t dots = arg.find("..");
+  if (dots == std::string::npos) return;
+  if (arg.compare(dots, 3, "...") == 0)
+    throw usageError("diff takes A..B, not the merge-base range '" + arg + "'",
+                     "give the base yourself: archscope diff $(git merge-base A B) B");
+  std::string a = arg.substr(0, dots), b = arg.substr(dots + 2);
+  if (a.empty() || b.empty())
+    throw usageError("diff needs both ends of the range '" + arg + "'", "e.g. archscope diff origin/main..HEAD");
+  positional[0] = b;
+  positional.insert(positional.begin(), a);
 }
 
 } // namespace
@@ -160,6 +178,7 @@ bool parseOptions(int argc, char **argv, Options &opts) {
     opts.explainTarget = positional[1];
     if (positional.size() == 3) opts.path = positional[2];
   } else if (opts.command == "diff") {
+    splitRevisionRange(positional);
     if (positional.size() < 2 || positional.size() > 3)
       throw usageError("diff needs REV_A REV_B [PATH]", "e.g. archscope diff origin/main HEAD python/");
     opts.revA = positional[0];

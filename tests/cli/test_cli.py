@@ -708,6 +708,15 @@ class PinnedDependency(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         changed = {(c["backend"], c["target"]): (c["before"], c["after"]) for c in json.loads(r.stdout)["changes"]}
         self.assertEqual(changed[("grouped", "sm_120")], ("supported", "rejected"), r.stdout)
+        # git's range spelling names the same two revisions.
+        ranged = run("diff", "HEAD~1..HEAD", str(mirror), "--no-profile", "--format", "json",
+                     "--targets", "sm_100,sm_120", "--no-cache")
+        self.assertEqual(ranged.returncode, 0, ranged.stderr)
+        self.assertEqual(json.loads(ranged.stdout)["changes"], json.loads(r.stdout)["changes"])
+        for bad, needle in [("HEAD~1...HEAD", "merge-base range"), ("HEAD~1..", "both ends")]:
+            refused = run("diff", bad, str(mirror))
+            self.assertEqual(refused.returncode, 2, refused.stderr)
+            self.assertIn(needle, refused.stderr)
         r = run("audit", str(mirror))
         self.assertEqual(r.returncode, 3, r.stderr)
         self.assertIn("a bare git repository has no files to read", r.stderr)
