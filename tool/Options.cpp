@@ -106,7 +106,8 @@ void splitRevisionRange(std::vector<std::string> &positional) {
                      "give the base yourself: archscope diff $(git merge-base A B) B");
   std::string a = arg.substr(0, dots), b = arg.substr(dots + 2);
   if (a.empty() || b.empty())
-    throw usageError("diff needs both ends of the range '" + arg + "'", "e.g. archscope diff origin/main..HEAD");
+    throw usageError("diff needs both ends of the range '" + arg + "'",
+                     "e.g. archscope diff origin/main..HEAD");
   positional[0] = b;
   positional.insert(positional.begin(), a);
 }
