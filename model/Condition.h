@@ -48,7 +48,15 @@ enum class CmpOp { Lt, Le, Gt, Ge, Eq, Ne };
 CmpOp flip(CmpOp op);   ///< a op b  <=>  b flip(op) a
 CmpOp negate(CmpOp op); ///< not (a op b) <=> a negate(op) b
 
-enum class OpaqueKind { Package, Env, Config, Version };
+enum class OpaqueKind { Package, Env, Config, Version, Plugin };
+
+/// Facts of the installation a cell assumes one way, each flipped in turn
+/// for its conditional verdicts: packages installed, environment variables
+/// unset, nothing registered by a plugin outside the trees.
+inline bool isAssumedFact(OpaqueKind k) {
+  return k == OpaqueKind::Package || k == OpaqueKind::Env || k == OpaqueKind::Plugin;
+}
+inline bool assumedValue(OpaqueKind k) { return k == OpaqueKind::Package; }
 
 /// Python's negated comparison operators, each with its positive form: an
 /// undecided `x is not None` is the fact `not (x is None)`, and prints back

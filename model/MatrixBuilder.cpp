@@ -9,9 +9,9 @@
 //   unknown     no dispatch site for the backend was found, or its kernels
 //               are in a package no given tree holds (and no family is known);
 //   supported   otherwise, with the lower layers named as not yet read.
-// Opaque atoms of kind package/env split a cell: the main verdict assumes
-// packages installed and environment variables unset; each flip that changes
-// the verdict is listed as a conditional verdict.
+// Opaque atoms of kind package/env/plugin split a cell: the main verdict
+// assumes packages installed, environment variables unset and no plugin
+// registered; each flip that changes the verdict is a conditional verdict.
 //===----------------------------------------------------------------------===//
 #include "model/MatrixBuilder.h"
 
@@ -140,6 +140,39 @@ public:
     return sites;
   }
 
+  /// A raise that reads the GPU, undecided on it alone, that is reached on
+  /// every path unless a raise above it in its file is taken first: `if cfg:
+  /// raise` before `if major != 9: raise`, whatever cfg is, one of the two
+  /// is taken. The raises of other files (an engine's invariants, each with
+  /// its own over-approximated reach) are not combined. The sites, or nullopt.
+  std::optional<std::vector<const GuardFact *>> raisesTogether(const std::string &b, const EvalEnv &e, int from,
+                                                               int to) const {
+    std::string key = b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
+    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
+    auto [it, fresh] = together_.try_emplace(key);
+    if (!fresh) return it->second;
+    std::vector<const GuardFact *> live;
+    for (const auto &g : facts_.guards)
+      if (g.kind == Kind::Reject && appliesTo(g, b) && g.order >= from && g.order < to && !g.chain.empty() &&
+          g.cond.eval(e) != Tri::False)
+        live.push_back(&g);
+    for (const GuardFact *g : live) {
+      if (!readsHardware(*g) || g->cond.eval(e) != Tri::Unknown) continue;
+      Condition any = g->cond;
+      std::vector<const GuardFact *> sites;
+      for (const GuardFact *h : live)
+        if (h->chain[0].path == g->chain[0].path && h->chain[0].line < g->chain[0].line) {
+          any = any || h->cond;
+          if (sites.size() < 3) sites.push_back(h);
+        }
+      if (sites.empty() || any.evalEveryValue(e) != Tri::True) continue;
+      sites.insert(sites.begin(), g);
+      it->second = sites;
+      break;
+    }
+    return it->second;
+  }
+
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
               const std::map<std::string, bool> &assume) const {
     EvalEnv e;
@@ -167,6 +200,13 @@ public:
         append(d.evidence, g, "taken on " + t.name() + ": raises", e);
         return d;
       }
+    }
+    if (auto sites = raisesTogether(b, e, from, to)) {
+      d.verdict = Verdict::Rejected;
+      d.reason = "raises on " + t.name() + " on every path, at one check or another";
+      append(d.evidence, *sites->front(), "raises on " + t.name() + " unless a check above it raises first", e);
+      for (size_t i = 1; i < sites->size(); ++i) append(d.evidence, *(*sites)[i], "raises first where it holds", e);
+      return d;
     }
     if (auto sites = everyKernelPathRaises(b, e, from, to)) {
       d.verdict = Verdict::Rejected;
@@ -262,7 +302,7 @@ public:
     for (const auto &g : facts_.guards) {
       if (!(g.backend == b || (g.kind == Kind::Reject && g.backend.empty()))) continue;
       for (auto &a : g.cond.opaqueAtoms()) {
-        if (a.opaqueKind != OpaqueKind::Package && a.opaqueKind != OpaqueKind::Env) continue;
+        if (!isAssumedFact(a.opaqueKind)) continue;
         bool seen = std::any_of(out.begin(), out.end(), [&](const Atom &x) { return x.text == a.text; });
         if (!seen && out.size() < 4) out.push_back(a);
       }
@@ -272,7 +312,7 @@ public:
 
   static std::map<std::string, bool> defaultWorld(const std::vector<Atom> &atoms) {
     std::map<std::string, bool> w;
-    for (const auto &a : atoms) w[a.text] = a.opaqueKind == OpaqueKind::Package;
+    for (const auto &a : atoms) w[a.text] = assumedValue(a.opaqueKind);
     return w;
   }
 
@@ -354,12 +394,12 @@ public:
     std::vector<const GuardFact *> selects;
     for (const auto &g : facts_.guards)
       if (g.kind == Kind::Select) selects.push_back(&g);
-    // Packages are assumed installed and environment variables unset, as
-    // for the other rows; each flip that changes the pick is listed.
+    // The installation is assumed as for the other rows (isAssumedFact);
+    // each flip that changes the pick is listed.
     std::vector<Atom> atoms;
     for (auto *s : selects)
       for (auto &a : s->cond.opaqueAtoms())
-        if ((a.opaqueKind == OpaqueKind::Package || a.opaqueKind == OpaqueKind::Env) && atoms.size() < 6 &&
+        if (isAssumedFact(a.opaqueKind) && atoms.size() < 6 &&
             std::none_of(atoms.begin(), atoms.end(), [&](const Atom &x) { return x.text == a.text; }))
           atoms.push_back(a);
     auto world = defaultWorld(atoms);
@@ -600,6 +640,7 @@ private:
   /// Per backend, the kernel calls and raises of its own walk (its entries).
   std::map<std::string, std::vector<const GuardFact *>> ownFacts_;
   mutable std::unordered_map<std::string, std::optional<std::vector<const GuardFact *>>> kernelPaths_;
+  mutable std::unordered_map<std::string, std::optional<std::vector<const GuardFact *>>> together_;
 };
 
 std::string describeLowerLayers(const LowerLayers *lower) {

@@ -12,6 +12,7 @@
 // reached.
 //===----------------------------------------------------------------------===//
 #pragma once
+#include "matchers/python/PluginRegistries.h"
 #include "matchers/python/Value.h"
 
 #include <map>
@@ -145,6 +146,9 @@ private:
   /// kernel families are its getter's sources'.
   void noteModuleKept(const Value &callee, TSNode call, Frame &frame);
   void addArtifactPaths(Value &module, const FuncRef &builder);
+  /// `REGISTRY.get(key)` where only plugins fill REGISTRY: their entry if
+  /// one registered the key (a Plugin fact), else None. nullopt otherwise.
+  std::optional<Value> pluginLookup(TSNode registry, Frame &f, const std::string &text);
   bool dispatchThroughTable(TSNode subscript, const std::vector<Value> &args,
                             const std::map<std::string, Value> &kwargs, Frame &f, const std::string &text);
   Value evalAttribute(TSNode node, Frame &frame);
@@ -163,6 +167,7 @@ private:
 
   ModuleIndex &index_;
   Vocabulary vocab_;
+  PluginRegistries plugins_;
   std::map<const void *, Value> assignCache_; ///< module-level values by node id
   std::set<const void *> inProgress_;
   std::map<const void *, Value> callCache_;   ///< zero-argument calls without a sink

@@ -268,6 +268,8 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
   // Methods on values the interpreter models natively.
   if (type(fn) == "attribute") {
     std::string method(pm.text(field(fn, "attribute")));
+    if (method == "get" && !args.empty())
+      if (auto entry = pluginLookup(field(fn, "object"), f, text)) return *entry;
     Value obj = evalExpr(field(fn, "object"), f);
     if (obj.is(K::Tuple) && obj.items.size() == 2 && method == "to_int") {
       Linear l;
@@ -292,6 +294,18 @@ Value Interpreter::evalCall(TSNode node, Frame &f) {
   noteKernelEntry(callee, node, f);
   noteModuleKept(callee, node, f);
   return callValue(callee, std::move(args), std::move(kwargs), f, text);
+}
+
+std::optional<Value> Interpreter::pluginLookup(TSNode registry, Frame &f, const std::string &text) {
+  std::string name(f.mod->parsed->text(registry));
+  if (type(registry) != "identifier" || f.locals.count(name) || !plugins_.onlyPluginsFill(*f.mod, name))
+    return std::nullopt;
+  Value v;
+  v.kind = Value::Kind::Choice;
+  v.cond = Condition::opaque(OpaqueKind::Plugin, text);
+  // The plugin's entry: true, and a call of it is not interpreted.
+  v.items = {Value::boolean(Condition::truth()), Value::none()};
+  return v;
 }
 
 /// `IMPLS[backend](...)` with `IMPLS = {"cutlass": cutlass_moe, ...}` at

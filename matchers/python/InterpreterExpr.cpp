@@ -76,7 +76,8 @@ OpaqueKind classifyOpaque(const std::string &text) {
   return OpaqueKind::Config;
 }
 
-Interpreter::Interpreter(ModuleIndex &index, Vocabulary vocab) : index_(index), vocab_(std::move(vocab)) {}
+Interpreter::Interpreter(ModuleIndex &index, Vocabulary vocab)
+    : index_(index), vocab_(std::move(vocab)), plugins_(index) {}
 
 std::string Interpreter::normalizeBackend(const std::string &value) {
   std::string s = value;

@@ -57,8 +57,7 @@ EvalEnv defaultWorld(const CheckInput &in, const Condition &c, ComputeCapability
   env.backend = backend;
   env.quantFlags = in.quantFlags;
   for (const auto &a : c.opaqueAtoms())
-    if (a.opaqueKind == OpaqueKind::Package || a.opaqueKind == OpaqueKind::Env)
-      env.assume[a.text] = a.opaqueKind == OpaqueKind::Package;
+    if (isAssumedFact(a.opaqueKind)) env.assume[a.text] = assumedValue(a.opaqueKind);
   return env;
 }
 

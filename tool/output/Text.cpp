@@ -115,8 +115,8 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
     out << "\nok = dispatch admits it; rejected = clean error or never selected; CRASH = admitted but\n"
            "no kernel there; ? = unknown.";
     if (conditional)
-      out << " * = depends on what explain names (a package, an environment variable,\n"
-             "the model, or code not interpreted).";
+      out << " * = depends on what explain names (a package, an environment variable, a\n"
+             "plugin, the model, or code not interpreted).";
     out << "\nWhy a cell is what it is: archscope explain BACKEND TARGET [PATH]\n";
     size_t unresolved = std::count_if(m.predicates.begin(), m.predicates.end(),
                                       [](const PredicateFact &p) { return p.cond.isUnknownLeaf(); });
