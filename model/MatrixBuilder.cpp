@@ -145,8 +145,8 @@ public:
   /// raise` before `if major != 9: raise`, whatever cfg is, one of the two
   /// is taken. The raises of other files (an engine's invariants, each with
   /// its own over-approximated reach) are not combined. The sites, or nullopt.
-  std::optional<std::vector<const GuardFact *>> raisesTogether(const std::string &b, const EvalEnv &e, int from,
-                                                               int to) const {
+  std::optional<std::vector<const GuardFact *>> raisesTogether(const std::string &b, const EvalEnv &e,
+                                                               int from, int to) const {
     std::string key = b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
     for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
     auto [it, fresh] = together_.try_emplace(key);
@@ -204,8 +204,10 @@ public:
     if (auto sites = raisesTogether(b, e, from, to)) {
       d.verdict = Verdict::Rejected;
       d.reason = "raises on " + t.name() + " on every path, at one check or another";
-      append(d.evidence, *sites->front(), "raises on " + t.name() + " unless a check above it raises first", e);
-      for (size_t i = 1; i < sites->size(); ++i) append(d.evidence, *(*sites)[i], "raises first where it holds", e);
+      append(d.evidence, *sites->front(), "raises on " + t.name() + " unless a check above it raises first",
+             e);
+      for (size_t i = 1; i < sites->size(); ++i)
+        append(d.evidence, *(*sites)[i], "raises first where it holds", e);
       return d;
     }
     if (auto sites = everyKernelPathRaises(b, e, from, to)) {
