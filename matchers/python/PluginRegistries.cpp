@@ -52,11 +52,12 @@ size_t callsOf(std::string_view text, const std::string &fn) {
 bool onlyReexports(const ParsedModule &pm, const std::vector<std::string> &names) {
   for (TSNode stmt : namedChildren(pm.root())) {
     std::string_view text = pm.text(stmt);
-    bool named = std::any_of(names.begin(), names.end(), [&](const std::string &n) { return mentions(text, n); });
+    auto named = std::any_of(names.begin(), names.end(),
+                             [&](const std::string &n) { return mentions(text, n); });
     if (!named) continue;
     auto t = type(stmt);
-    if ((t == "import_from_statement" || t == "import_statement") && text.find(" as ") == std::string_view::npos)
-      continue;
+    bool isImport = t == "import_from_statement" || t == "import_statement";
+    if (isImport && text.find(" as ") == std::string_view::npos) continue;
     TSNode expr = t == "expression_statement" ? ts_node_named_child(stmt, 0) : TSNode{};
     if (!isNull(expr) && type(expr) == "assignment" && pm.text(field(expr, "left")) == "__all__") continue;
     return false;
@@ -105,7 +106,8 @@ bool PluginRegistries::decide(Module &m, const std::string &name) {
   std::vector<std::string> names = writers;
   names.push_back(name);
   auto others = index_.modulesWhere([&](const std::string &text) {
-    return std::any_of(names.begin(), names.end(), [&](const std::string &n) { return text.find(n) != std::string::npos; });
+    return std::any_of(names.begin(), names.end(),
+                       [&](const std::string &n) { return text.find(n) != std::string::npos; });
   });
   // Elsewhere a mention that is not a word of its own (`runner.NAME[k] = v`)
   // counts as a use too.
@@ -113,10 +115,11 @@ bool PluginRegistries::decide(Module &m, const std::string &name) {
     if (o == &m) continue;
     const std::string &text = o->parsed->source();
     for (const auto &n : names) {
-      size_t uses = 0, words = 0;
+      size_t uses = 0;
       for (size_t at = text.find(n); at != std::string::npos; at = text.find(n, at + 1)) ++uses;
       const std::regex word("(^|[^\\w.])" + escaped(n) + "($|\\W)");
-      words = size_t(std::distance(std::sregex_iterator(text.begin(), text.end(), word), std::sregex_iterator()));
+      std::sregex_iterator first(text.begin(), text.end(), word), last;
+      size_t words = size_t(std::distance(first, last));
       if (uses != words) return false;
     }
     if (!onlyReexports(*o->parsed, names)) return false;
