@@ -21,8 +21,9 @@ public:
   explicit PluginRegistries(ModuleIndex &index) : index_(index) {}
   /// Whether `name` in `m` is such a registry: bound at module level to an
   /// empty dict literal, written (`NAME[k] = v`, update, setdefault) only in
-  /// module-level functions of `m`, and neither it nor those functions named
-  /// anywhere else in the trees, nor the functions called in `m`.
+  /// module-level functions of `m`, those functions called nowhere in `m`,
+  /// and the other modules of the trees naming neither them nor NAME except
+  /// to re-export them (an import without `as`, `__all__`). Decided once.
   bool onlyPluginsFill(Module &m, const std::string &name);
 
 private:
