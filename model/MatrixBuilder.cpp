@@ -105,11 +105,16 @@ public:
   /// Paths that raise before any kernel (a configuration refused) do not
   /// count, nor do the engine's stages (a weight-layout helper kernel called
   /// there). Their sites, or nullopt.
-  std::optional<std::vector<const GuardFact *>> everyKernelPathRaises(const std::string &b, const EvalEnv &e,
-                                                                      int from, int to) const {
+  /// The memo key of a question about backend b's raises in stages [from, to).
+  static std::string stageKey(const std::string &b, const EvalEnv &e, int from, int to) {
     std::string key = b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
     for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
-    auto [it, fresh] = kernelPaths_.try_emplace(key);
+    return key;
+  }
+
+  std::optional<std::vector<const GuardFact *>> everyKernelPathRaises(const std::string &b, const EvalEnv &e,
+                                                                      int from, int to) const {
+    auto [it, fresh] = kernelPaths_.try_emplace(stageKey(b, e, from, to));
     if (fresh) it->second = kernelPathRaises(b, e, from, to);
     return it->second;
   }
@@ -147,10 +152,13 @@ public:
   /// its own over-approximated reach) are not combined. The sites, or nullopt.
   std::optional<std::vector<const GuardFact *>> raisesTogether(const std::string &b, const EvalEnv &e,
                                                                int from, int to) const {
-    std::string key = b + '|' + e.gpu.name() + '|' + std::to_string(from) + '|' + std::to_string(to);
-    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
-    auto [it, fresh] = together_.try_emplace(key);
-    if (!fresh) return it->second;
+    auto [it, fresh] = together_.try_emplace(stageKey(b, e, from, to));
+    if (fresh) it->second = jointRaises(b, e, from, to);
+    return it->second;
+  }
+
+  std::optional<std::vector<const GuardFact *>> jointRaises(const std::string &b, const EvalEnv &e, int from,
+                                                            int to) const {
     std::vector<const GuardFact *> live;
     for (const auto &g : facts_.guards)
       if (g.kind == Kind::Reject && appliesTo(g, b) && g.order >= from && g.order < to && !g.chain.empty() &&
@@ -167,10 +175,9 @@ public:
         }
       if (sites.empty() || any.evalEveryValue(e) != Tri::True) continue;
       sites.insert(sites.begin(), g);
-      it->second = sites;
-      break;
+      return sites;
     }
-    return it->second;
+    return std::nullopt;
   }
 
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
