@@ -101,6 +101,17 @@ struct ClosedArchTable {
   Evidence where;          ///< the raise
 };
 
+/// A backend written for another platform's accelerators: its name says so
+/// (SGLang's `aiter`, `ascend`) and a module of its own imports that
+/// platform's code unconditionally (`from aiter import ActivationType`,
+/// `sglang.srt.hardware_backend.npu...`). No NVIDIA GPU runs its kernels.
+struct ForeignPlatform {
+  std::string backend;
+  std::string platform; ///< AMD ROCm
+  std::string module;   ///< the module imported: aiter
+  Evidence where;       ///< the import
+};
+
 struct Facts {
   std::vector<PredicateFact> predicates;
   std::vector<BackendFact> backends;
@@ -112,6 +123,7 @@ struct Facts {
   std::map<std::string, std::set<std::string>> enteredFiles;
   std::vector<ToolkitGatedFlag> toolkitGatedFlags;
   std::vector<ClosedArchTable> closedArchTables;
+  std::vector<ForeignPlatform> foreignPlatforms;
 };
 
 } // namespace archscope

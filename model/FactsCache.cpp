@@ -10,6 +10,7 @@
 //   D backend                       a backend with a dispatch site
 //   T flag  condition  evidence     a flag passed only on a new enough toolkit
 //   A function  subject  scale  listed  evidence   a per-GPU table that raises for the rest
+//   F backend  platform  module  evidence   a backend made for another platform
 //   W warning
 //   R backend                       a matrix row
 // Evidence fields are joined by \x1f, lists by \x1e.
@@ -24,7 +25,7 @@
 namespace archscope {
 namespace {
 
-constexpr const char *kHeader = "archscope-facts 6";
+constexpr const char *kHeader = "archscope-facts 7";
 
 std::string joinList(const std::vector<std::string> &items) {
   std::string out;
@@ -77,6 +78,9 @@ std::string encodeFacts(const CachedFacts &c) {
     body << "A\t" << clean(a.function) << '\t' << clean(a.subject) << '\t' << (a.smScale ? "sm" : "major") << '\t'
          << joinList(listed) << '\t' << encodeEvidence(a.where) << '\n';
   }
+  for (const auto &p : c.facts.foreignPlatforms)
+    body << "F\t" << clean(p.backend) << '\t' << clean(p.platform) << '\t' << clean(p.module) << '\t'
+         << encodeEvidence(p.where) << '\n';
   for (const auto &w : c.facts.warnings) body << "W\t" << clean(w) << '\n';
   for (const auto &r : c.backends) body << "R\t" << clean(r) << '\n';
   std::string out = std::string(kHeader) + '\n';
@@ -156,6 +160,12 @@ std::optional<CachedFacts> decodeFacts(const std::string &text) {
       ClosedArchTable a{f.at(0), f.at(1), f.at(2) == "sm", {}, *ev};
       for (const auto &v : splitList(f.at(3))) a.listed.push_back(std::stoi(v));
       c.facts.closedArchTables.push_back(std::move(a));
+      return true;
+    }
+    case 'F': {
+      auto ev = decodeEvidence(f.at(3));
+      if (!ev) return false;
+      c.facts.foreignPlatforms.push_back({f.at(0), f.at(1), f.at(2), *ev});
       return true;
     }
     case 'W': c.facts.warnings.push_back(rest); return true;

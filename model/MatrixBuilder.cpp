@@ -273,6 +273,7 @@ public:
       d.reason = kNoDispatchSite;
       return d;
     }
+    if (madeForAnotherPlatform(b, t, routes, e, d)) return d;
     d.verdict = Verdict::Supported;
     d.reason = "dispatch admits it on " + t.name();
     // The raises this GPU may hit are what a reader of "supported" needs most:
@@ -295,6 +296,22 @@ public:
       libraryUnseen(b, t, e, d);
     dedupe(d.evidence);
     return d;
+  }
+
+  /// A backend written for another platform's accelerators (ForeignPlatform):
+  /// the dispatch admits it, but its kernels are not NVIDIA's. Selecting it
+  /// fails in that platform's code (a missing package), not in a kernel launch.
+  bool madeForAnotherPlatform(const std::string &b, ComputeCapability t, const std::vector<const GuardFact *> &routes,
+                              const EvalEnv &e, Decision &d) const {
+    auto p = std::find_if(facts_.foreignPlatforms.begin(), facts_.foreignPlatforms.end(),
+                          [&](const ForeignPlatform &f) { return f.backend == b; });
+    if (p == facts_.foreignPlatforms.end()) return false;
+    d.verdict = Verdict::Rejected;
+    d.reason = "a backend for " + p->platform + ", not NVIDIA GPUs: the dispatch admits it on " + t.name() +
+               ", but its code imports " + p->module;
+    for (size_t i = 0; i < std::min<size_t>(routes.size(), 3); ++i) append(d.evidence, *routes[i], "dispatch branch", e);
+    d.evidence.push_back(p->where);
+    return true;
   }
 
   static void dedupe(std::vector<Evidence> &evidence) {

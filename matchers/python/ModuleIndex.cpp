@@ -57,6 +57,12 @@ std::unique_ptr<Module> ModuleIndex::parse(const SourceTree &tree, const SourceF
   return m;
 }
 
+Module *ModuleIndex::parsedAt(const std::string &path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = modules_.find(path);
+  return it == modules_.end() ? nullptr : it->second.get();
+}
+
 void ModuleIndex::prefetch(const std::vector<std::pair<const SourceTree *, const SourceFile *>> &files) {
   llvm::parallelFor(0, files.size(), [&](size_t i) { load(*files[i].first, *files[i].second); });
 }

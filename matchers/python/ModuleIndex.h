@@ -52,6 +52,8 @@ public:
   Module *module(const std::string &dotted);
   /// The module of a file of one of the trees, parsed.
   Module *moduleForFile(const SourceTree &tree, const SourceFile &file);
+  /// The module of a file already parsed (by its path); nullptr otherwise.
+  Module *parsedAt(const std::string &path);
   /// Parses these files on all cores ahead of their first use.
   void prefetch(const std::vector<std::pair<const SourceTree *, const SourceFile *>> &files);
   /// The modules of every file whose text passes `mayHold`, a cheap search

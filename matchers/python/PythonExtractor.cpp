@@ -27,6 +27,7 @@
 #include "matchers/python/ToolkitGatedFlags.h"
 #include "matchers/python/ClosedArchTables.h"
 #include "matchers/python/ConfigRegistries.h"
+#include "matchers/python/ForeignPlatforms.h"
 #include "matchers/python/Interpreter.h"
 #include "matchers/source/TextSearch.h"
 #include "model/PhaseTimer.h"
@@ -733,6 +734,7 @@ ExtractResult extractPython(ModuleIndex &index, const Profile &profile, const Qu
   timer.lap("dispatch:registered", std::to_string(index.parsedCount()) + " modules parsed so far");
   readOracle(index, in, oracle ? *oracle : quant, r.backends, r.facts);
   timer.lap("dispatch:oracle", std::to_string(index.parsedCount()) + " modules parsed so far");
+  markForeignPlatforms(index, rows, r.facts);
   predicates.get();
   timer.lap("predicates", std::to_string(index.parsedCount()) + " modules parsed so far");
   r.facts.predicates = std::move(predicateFacts.predicates);
