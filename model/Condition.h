@@ -48,13 +48,17 @@ enum class CmpOp { Lt, Le, Gt, Ge, Eq, Ne };
 CmpOp flip(CmpOp op);   ///< a op b  <=>  b flip(op) a
 CmpOp negate(CmpOp op); ///< not (a op b) <=> a negate(op) b
 
-enum class OpaqueKind { Package, Env, Config, Version, Plugin };
+/// Mode: another backend choice set to one of its optional members
+/// (`get_moe_a2a_backend().is_megamoe()`), not the row's own choice.
+enum class OpaqueKind { Package, Env, Config, Version, Plugin, Mode };
 
-/// Facts of the installation a cell assumes one way, each flipped in turn
-/// for its conditional verdicts: packages installed, environment variables
-/// unset, nothing registered by a plugin outside the trees.
+/// Facts of the installation and its default configuration a cell assumes
+/// one way, each flipped in turn for its conditional verdicts: packages
+/// installed, environment variables unset, nothing registered by a plugin
+/// outside the trees, the other backend choices (the all-to-all backend) at
+/// their defaults.
 inline bool isAssumedFact(OpaqueKind k) {
-  return k == OpaqueKind::Package || k == OpaqueKind::Env || k == OpaqueKind::Plugin;
+  return k == OpaqueKind::Package || k == OpaqueKind::Env || k == OpaqueKind::Plugin || k == OpaqueKind::Mode;
 }
 inline bool assumedValue(OpaqueKind k) { return k == OpaqueKind::Package; }
 

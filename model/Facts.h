@@ -40,6 +40,13 @@ inline bool isKeptModuleEntry(const std::string &entry) {
   return entry.rfind("jit:", 0) == 0 && entry.size() > 6 && entry.compare(entry.size() - 2, 2, ".*") == 0;
 }
 
+/// GuardFact::order is the stage (scope index) times this plus the fact's
+/// place in that stage's walk (execution order).
+inline constexpr int kStageSpan = 1000000;
+/// The stage of entry walks (EntryWalks.h), after every scope stage: their
+/// facts are reached under `backend == b`, not by testing the backend.
+inline constexpr int kEntryStage = 1000;
+
 /// A guard or dispatch decision found on some code path.
 struct GuardFact {
   enum class Kind {
@@ -57,7 +64,7 @@ struct GuardFact {
                                        ///< Declared: the allow-list itself
   Condition reach = Condition::truth(); ///< Declared: when the kernel is reached
   std::string backend;       ///< Select/Route/Support (Declared: optional)
-  int order = 0;             ///< Select: precedence (lower is tried first)
+  int order = 0;             ///< precedence: stage * kStageSpan + place in the stage's walk
   std::string entry;         ///< Calls: "torch.ops.NS.OP", "jit:GETTER.FUNC" (a JIT module's export)
                              ///< or keptModuleEntry(GETTER); Library: the dotted name called
   /// Calls of a JIT module whose builder the walk saw: its sources as literal

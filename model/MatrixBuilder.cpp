@@ -165,11 +165,21 @@ public:
           g.cond.eval(e) != Tri::False)
         live.push_back(&g);
     for (const GuardFact *g : live) {
-      if (!readsHardware(*g) || g->cond.eval(e) != Tri::Unknown) continue;
+      // A raise a scope stage takes on the backend's name (a format's
+      // "unsupported runner" fallthrough) combines only within that stage's
+      // walk, and only for a backend its file has no branch for: one it
+      // names (SGLang's `is_lora()` return) it may serve by another way
+      // (LoRA replaces the forward that reaches the fallthrough). An entry
+      // walk's facts all read the backend, through their reach.
+      bool byGpu = readsHardware(*g);
+      bool byName = g->cond.readsBackend() && g->order / kStageSpan < kEntryStage &&
+                    !routedIn(b, g->chain[0].path);
+      if ((!byGpu && !byName) || g->cond.eval(e) != Tri::Unknown) continue;
       Condition any = g->cond;
       std::vector<const GuardFact *> sites;
       for (const GuardFact *h : live)
-        if (h->chain[0].path == g->chain[0].path && h->chain[0].line < g->chain[0].line) {
+        if (h->chain[0].path == g->chain[0].path && h->chain[0].line < g->chain[0].line &&
+            (byGpu || h->order / kStageSpan == g->order / kStageSpan)) {
           any = any || h->cond;
           if (sites.size() < 3) sites.push_back(h);
         }
@@ -178,6 +188,13 @@ public:
       return sites;
     }
     return std::nullopt;
+  }
+
+  /// Whether a dispatch branch for `b` lies in the file `path`.
+  bool routedIn(const std::string &b, const std::string &path) const {
+    return std::any_of(facts_.guards.begin(), facts_.guards.end(), [&](const GuardFact &g) {
+      return g.kind == Kind::Route && g.backend == b && !g.chain.empty() && g.chain[0].path == path;
+    });
   }
 
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
@@ -322,19 +339,25 @@ public:
     evidence = std::move(out);
   }
 
-  /// Opaque package/env atoms that the facts about `b` depend on.
+  /// The assumed atoms (isAssumedFact) the facts about `b` depend on: up to
+  /// four of the installation (package, env, plugin), then every mode of
+  /// another backend choice; the cell flips the first kMaxFlips.
   std::vector<Atom> splitAtoms(const std::string &b) const {
-    std::vector<Atom> out;
+    std::vector<Atom> out, modes;
     for (const auto &g : facts_.guards) {
       if (!(g.backend == b || (g.kind == Kind::Reject && g.backend.empty()))) continue;
       for (auto &a : g.cond.opaqueAtoms()) {
         if (!isAssumedFact(a.opaqueKind)) continue;
-        bool seen = std::any_of(out.begin(), out.end(), [&](const Atom &x) { return x.text == a.text; });
-        if (!seen && out.size() < 4) out.push_back(a);
+        auto &into = a.opaqueKind == OpaqueKind::Mode ? modes : out;
+        auto same = [&](const Atom &x) { return x.text == a.text; };
+        bool seen = std::any_of(into.begin(), into.end(), same);
+        if (!seen && (&into == &modes || out.size() < kMaxFlips)) into.push_back(a);
       }
     }
+    out.insert(out.end(), modes.begin(), modes.end());
     return out;
   }
+  static constexpr size_t kMaxFlips = 4;
 
   static std::map<std::string, bool> defaultWorld(const std::vector<Atom> &atoms) {
     std::map<std::string, bool> w;
@@ -362,7 +385,8 @@ public:
     auto world = defaultWorld(atoms);
     auto d = decide(b, q, t, world, from);
     Cell c{b, q.name, t, d.verdict, d.reason, "", d.lacking, d.evidence, {}};
-    for (const auto &a : atoms) {
+    for (size_t i = 0; i < std::min(atoms.size(), kMaxFlips); ++i) {
+      const Atom &a = atoms[i];
       auto flipped = world;
       flipped[a.text] = !flipped[a.text];
       auto alt = decide(b, q, t, flipped, from);
@@ -430,7 +454,8 @@ public:
           atoms.push_back(a);
     auto world = defaultWorld(atoms);
     Cell c = pickIn(selects, q, t, world);
-    for (const auto &a : atoms) {
+    for (size_t i = 0; i < std::min(atoms.size(), kMaxFlips); ++i) {
+      const Atom &a = atoms[i];
       auto flipped = world;
       flipped[a.text] = !flipped[a.text];
       Cell alt = pickIn(selects, q, t, flipped);

@@ -17,7 +17,7 @@ void walkAsEntry(Interpreter &in, FactSink &sink, Facts &facts, const FuncRef &f
   route.chain.push_back(std::move(why));
   facts.guards.push_back(route);
   facts.dispatched.insert(backend);
-  sink.setStage(1000);
+  sink.setStage(kEntryStage);
   sink.setBackend(backend);
   in.setSinkDepth(6); // library call chains to the JIT build are deeper
   const Condition reach = Condition::backendIs({backend}, backend) && when;

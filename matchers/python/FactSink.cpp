@@ -90,7 +90,7 @@ void FactSink::mergeLater(Facts &&later) {
     if (!g.chain.empty() && g.kind != GuardFact::Kind::Reject && !held.insert(site(g)).second) continue;
     if (g.order != 0) {
       g.order += offset;
-      seq_ = std::max(seq_, g.order % 1000000);
+      seq_ = std::max(seq_, g.order % kStageSpan);
     }
     facts_.guards.push_back(std::move(g));
   }
@@ -105,8 +105,8 @@ void FactSink::mergeFollowing(Facts &&later) {
     bool reject = g.kind == GuardFact::Kind::Reject;
     if (!reject && seen(factKey(g.kind, g.backend, at, g.kind == GuardFact::Kind::Declared ? g.reach : g.cond)))
       continue;
-    if (g.order != 0) g.order = g.order / 1000000 * 1000000 + ++seq_;
-    if (reject) rejectIndex_[rejectKey(at, g.backend, g.order / 1000000)] = facts_.guards.size();
+    if (g.order != 0) g.order = g.order / kStageSpan * kStageSpan + ++seq_;
+    if (reject) rejectIndex_[rejectKey(at, g.backend, g.order / kStageSpan)] = facts_.guards.size();
     facts_.guards.push_back(std::move(g));
   }
   facts_.dispatched.insert(later.dispatched.begin(), later.dispatched.end());

@@ -49,7 +49,7 @@ private:
   std::vector<std::pair<Condition, Evidence>> context() const;
   /// Facts are numbered in walk (= execution) order within a stage, so a
   /// raise reached through a call orders at its call site.
-  int nextOrder() { return stage_ * 1000000 + ++seq_; }
+  int nextOrder() { return stage_ * kStageSpan + ++seq_; }
   Interpreter &in_;
   Facts &facts_;
   std::vector<std::string> backends_;

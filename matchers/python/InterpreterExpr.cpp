@@ -61,6 +61,16 @@ bool sameConstant(const Value &a, const Value &b) {
 
 bool isStringLike(const Value &v) { return v.is(Value::Kind::Str) || v.is(Value::Kind::EnumMember); }
 
+/// `get_X_backend().is_Y()` with Y not a default's name (none, auto,
+/// standard, ...): another backend choice (the row's own is a backend
+/// atom, not opaque) set to an optional member, off by default.
+bool isOptionalMode(const std::string &text) {
+  static const std::regex mode(R"(^get_\w+_backend\(\)\.is_(\w+)\(\)$)");
+  static const std::set<std::string> defaults{"none", "auto", "default", "standard", "disabled", "off", "native"};
+  std::smatch m;
+  return std::regex_match(text, m, mode) && !defaults.count(m[1].str());
+}
+
 } // namespace
 
 OpaqueKind classifyOpaque(const std::string &text) {
@@ -73,6 +83,7 @@ OpaqueKind classifyOpaque(const std::string &text) {
   if ((has("has_") || has("available") || has("find_spec") || has("import")) && std::regex_search(text, pkg))
     return OpaqueKind::Package;
   if (has("version")) return OpaqueKind::Version;
+  if (has("_backend().is_") && isOptionalMode(text)) return OpaqueKind::Mode;
   return OpaqueKind::Config;
 }
 

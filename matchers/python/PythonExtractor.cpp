@@ -296,7 +296,7 @@ void runSelectingStagesFirst(Facts &facts, size_t firstFact) {
   for (size_t i = firstFact; i < facts.guards.size(); ++i) {
     auto &g = facts.guards[i];
     int stage = g.order / 1000000;
-    if (stage >= 1000) continue; // library entries keep their place
+    if (stage >= kEntryStage) continue; // library entries keep their place
     g.order = (selecting.count(stage) ? stage : stage + 500) * 1000000 + g.order % 1000000;
   }
 }

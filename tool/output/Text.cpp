@@ -116,7 +116,7 @@ void emitText(const Matrix &m, std::ostream &out, bool color) {
            "no kernel there; ? = unknown.";
     if (conditional)
       out << " * = depends on what explain names (a package, an environment variable, a\n"
-             "plugin, the model, or code not interpreted).";
+             "plugin, another backend setting, the model, or code not interpreted).";
     out << "\nWhy a cell is what it is: archscope explain BACKEND TARGET [PATH]\n";
     size_t unresolved = std::count_if(m.predicates.begin(), m.predicates.end(),
                                       [](const PredicateFact &p) { return p.cond.isUnknownLeaf(); });
