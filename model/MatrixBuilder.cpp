@@ -159,12 +159,14 @@ public:
 
   std::optional<std::vector<const GuardFact *>> jointRaises(const std::string &b, const EvalEnv &e, int from,
                                                             int to) const {
-    std::vector<const GuardFact *> live;
-    for (const auto &g : facts_.guards)
-      if (g.kind == Kind::Reject && appliesTo(g, b) && g.order >= from && g.order < to && !g.chain.empty() &&
-          g.cond.eval(e) != Tri::False)
-        live.push_back(&g);
-    for (const GuardFact *g : live) {
+    std::vector<const GuardFact *> live, undecided;
+    for (const auto &g : facts_.guards) {
+      if (g.kind != Kind::Reject || !appliesTo(g, b) || g.order < from || g.order >= to || g.chain.empty()) continue;
+      Tri here = g.cond.eval(e);
+      if (here != Tri::False) live.push_back(&g);
+      if (here == Tri::Unknown) undecided.push_back(&g);
+    }
+    for (const GuardFact *g : undecided) {
       // A raise a scope stage takes on the backend's name (a format's
       // "unsupported runner" fallthrough) combines only within that stage's
       // walk, and only for a backend its file has no branch for: one it
@@ -174,27 +176,47 @@ public:
       bool byGpu = readsHardware(*g);
       bool byName = g->cond.readsBackend() && g->order / kStageSpan < kEntryStage &&
                     !routedIn(b, g->chain[0].path);
-      if ((!byGpu && !byName) || g->cond.eval(e) != Tri::Unknown) continue;
-      Condition any = g->cond;
-      std::vector<const GuardFact *> sites;
+      if (!byGpu && !byName) continue;
+      std::vector<const GuardFact *> above;
+      bool gpuFree = !byGpu;
       for (const GuardFact *h : live)
         if (h->chain[0].path == g->chain[0].path && h->chain[0].line < g->chain[0].line &&
             (byGpu || h->order / kStageSpan == g->order / kStageSpan)) {
-          any = any || h->cond;
-          if (sites.size() < 3) sites.push_back(h);
+          above.push_back(h);
+          gpuFree = gpuFree && !readsHardware(*h);
         }
-      if (sites.empty() || any.evalEveryValue(e) != Tri::True) continue;
+      if (above.empty() || everyValueOf(g, above, gpuFree, e) != Tri::True) continue;
+      std::vector<const GuardFact *> sites(above.begin(), above.begin() + long(std::min<size_t>(above.size(), 3)));
       sites.insert(sites.begin(), g);
       return sites;
     }
     return std::nullopt;
   }
 
+  /// Whether `g` or one of the raises `above` it holds for every value;
+  /// asked once per backend and world where none of them reads the GPU, not
+  /// once per target.
+  Tri everyValueOf(const GuardFact *g, const std::vector<const GuardFact *> &above, bool gpuFree,
+                   const EvalEnv &e) const {
+    auto joint = [&] {
+      Condition any = g->cond;
+      for (const GuardFact *h : above) any = any || h->cond;
+      return any.evalEveryValue(e);
+    };
+    if (!gpuFree) return joint();
+    std::string key = "joint|" + std::to_string(g - facts_.guards.data()) + '|' + e.backend.value_or("");
+    for (const auto &[atom, value] : e.assume) key += '|' + atom + (value ? "=1" : "=0");
+    auto [it, fresh] = everyValue_.try_emplace(key, Tri::Unknown);
+    if (fresh) it->second = joint();
+    return it->second;
+  }
+
   /// Whether a dispatch branch for `b` lies in the file `path`.
   bool routedIn(const std::string &b, const std::string &path) const {
-    return std::any_of(facts_.guards.begin(), facts_.guards.end(), [&](const GuardFact &g) {
-      return g.kind == Kind::Route && g.backend == b && !g.chain.empty() && g.chain[0].path == path;
-    });
+    if (routedFiles_.empty())
+      for (const auto &g : facts_.guards)
+        if (g.kind == Kind::Route && !g.chain.empty()) routedFiles_.insert(g.backend + '|' + g.chain[0].path);
+    return routedFiles_.count(b + '|' + path) > 0;
   }
 
   EvalEnv env(const std::string &backend, const QuantSpec &q, ComputeCapability t,
@@ -688,6 +710,7 @@ private:
   const LowerLayers *lower_;
   std::vector<bool> readsHardware_; ///< per fact of facts_.guards
   mutable std::unordered_map<std::string, Tri> everyValue_;
+  mutable std::set<std::string> routedFiles_; ///< "backend|path" of each dispatch branch, built on first use
   /// Per backend, the kernel calls and raises of its own walk (its entries).
   std::map<std::string, std::vector<const GuardFact *>> ownFacts_;
   mutable std::unordered_map<std::string, std::optional<std::vector<const GuardFact *>>> kernelPaths_;
