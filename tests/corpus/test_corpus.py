@@ -114,6 +114,15 @@ INSTALLED = {
     ("flashinfer_cutedsl", "sm_103"): ("supported", None, "cute_dsl/fused_moe.py:942"),
     ("marlin", "sm_90"): ("supported", None, "modelopt_quant.py:2381 use_marlin_fallback = is_marlin()"),
     ("marlin", "sm_120"): ("supported", None, "Muse Spark's SP-prefill raise is about that mode, not the GPU"),
+    ("cutlass", "sm_120"): ("rejected", None, "modelopt_quant.py:3145 not for NVFP4 (MegaMoE off by default)"),
+    ("triton", "sm_100"): ("rejected", None, "modelopt_quant.py:3205 assert, else :3366 unsupported runner"),
+}
+# Rows only the code names (the profile lists the NVIDIA backends alone).
+INSTALLED_CODE_ROWS = {
+    ("aiter", "sm_120"): ("rejected", None, "moe_runner/aiter.py imports AMD's aiter"),
+    ("ascend", "sm_100"): ("rejected", None, "moe_runner/ascend.py imports hardware_backend.npu"),
+    ("hpc_ops", "sm_100"): ("rejected", None, "runner.py:155 SM90 only, :65 raises first where it holds"),
+    ("lora_marlin", "sm_120"): ("supported", None, "create_moe_runner returns for LoRA: apply never runs"),
 }
 # vllm==0.34.0 and flashinfer-python==0.7.2.post1 wheels unzipped into one
 # folder: the candidate list is reordered per GPU before the oracle walks it.
@@ -234,7 +243,7 @@ def main():
                      if c["backend"] in rows and c["verdict"] == "unknown"]
         print(f"  {'ok  ' if not undecided else 'FAIL'} installed: undecided cells {undecided}")
         failures += len(undecided)
-        failures += check_without_profile(binary, "installed", installed, INSTALLED)
+        failures += check_without_profile(binary, "installed", installed, {**INSTALLED, **INSTALLED_CODE_ROWS})
     site_vllm = root / "site-vllm"
     if (site_vllm / "vllm").is_dir():
         doc, seconds = audit(binary, site_vllm, None)
