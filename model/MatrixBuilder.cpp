@@ -161,7 +161,8 @@ public:
                                                             int to) const {
     std::vector<const GuardFact *> live, undecided;
     for (const auto &g : facts_.guards) {
-      if (g.kind != Kind::Reject || !appliesTo(g, b) || g.order < from || g.order >= to || g.chain.empty()) continue;
+      if (g.kind != Kind::Reject || !appliesTo(g, b) || g.order < from || g.order >= to || g.chain.empty())
+        continue;
       Tri here = g.cond.eval(e);
       if (here != Tri::False) live.push_back(&g);
       if (here == Tri::Unknown) undecided.push_back(&g);
@@ -186,7 +187,8 @@ public:
           gpuFree = gpuFree && !readsHardware(*h);
         }
       if (above.empty() || everyValueOf(g, above, gpuFree, e) != Tri::True) continue;
-      std::vector<const GuardFact *> sites(above.begin(), above.begin() + long(std::min<size_t>(above.size(), 3)));
+      std::vector<const GuardFact *> sites(above.begin(),
+                                           above.begin() + long(std::min<size_t>(above.size(), 3)));
       sites.insert(sites.begin(), g);
       return sites;
     }
@@ -340,15 +342,17 @@ public:
   /// A backend written for another platform's accelerators (ForeignPlatform):
   /// the dispatch admits it, but its kernels are not NVIDIA's. Selecting it
   /// fails in that platform's code (a missing package), not in a kernel launch.
-  bool madeForAnotherPlatform(const std::string &b, ComputeCapability t, const std::vector<const GuardFact *> &routes,
-                              const EvalEnv &e, Decision &d) const {
+  bool madeForAnotherPlatform(const std::string &b, ComputeCapability t,
+                              const std::vector<const GuardFact *> &routes, const EvalEnv &e,
+                              Decision &d) const {
     auto p = std::find_if(facts_.foreignPlatforms.begin(), facts_.foreignPlatforms.end(),
                           [&](const ForeignPlatform &f) { return f.backend == b; });
     if (p == facts_.foreignPlatforms.end()) return false;
     d.verdict = Verdict::Rejected;
     d.reason = "a backend for " + p->platform + ", not NVIDIA GPUs: the dispatch admits it on " + t.name() +
                ", but its code imports " + p->module;
-    for (size_t i = 0; i < std::min<size_t>(routes.size(), 3); ++i) append(d.evidence, *routes[i], "dispatch branch", e);
+    for (size_t i = 0; i < std::min<size_t>(routes.size(), 3); ++i)
+      append(d.evidence, *routes[i], "dispatch branch", e);
     d.evidence.push_back(p->where);
     return true;
   }

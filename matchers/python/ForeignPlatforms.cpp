@@ -53,7 +53,8 @@ bool isPlatformCode(const Platform &p, const std::string &dotted) {
   auto parts = dottedParts(dotted, '.');
   if (parts.empty()) return false;
   if (contains(p.packages, parts[0])) return true;
-  return std::any_of(parts.begin() + 1, parts.end(), [&](const std::string &c) { return contains(p.folders, c); });
+  return std::any_of(parts.begin() + 1, parts.end(),
+                     [&](const std::string &c) { return contains(p.folders, c); });
 }
 
 /// The absolute modules an import statement names.
@@ -105,8 +106,8 @@ const Platform *namedPlatform(const std::string &row) {
 
 /// The first import of `p`'s code in the files `row`'s walks entered that
 /// at most half of the rows enter (a shared helper says nothing of one row).
-std::optional<ForeignPlatform> firstPlatformImport(ModuleIndex &index, const std::string &row, const Platform &p,
-                                                   const std::set<std::string> &files,
+std::optional<ForeignPlatform> firstPlatformImport(ModuleIndex &index, const std::string &row,
+                                                   const Platform &p, const std::set<std::string> &files,
                                                    std::map<std::string, size_t> &enteredBy, size_t rows) {
   for (const auto &path : files) {
     Module *m = index.parsedAt(path);
@@ -114,7 +115,8 @@ std::optional<ForeignPlatform> firstPlatformImport(ModuleIndex &index, const std
     for (TSNode stmt : unconditionalImports(*m))
       for (const auto &dotted : importedModules(index, *m, stmt))
         if (isPlatformCode(p, dotted))
-          return ForeignPlatform{row, p.name, dotted, evidenceAt(*m, stmt, "imports " + dotted + ", code for " + p.name)};
+          return ForeignPlatform{row, p.name, dotted,
+                                 evidenceAt(*m, stmt, "imports " + dotted + ", code for " + p.name)};
   }
   return std::nullopt;
 }

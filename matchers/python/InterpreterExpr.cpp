@@ -66,7 +66,8 @@ bool isStringLike(const Value &v) { return v.is(Value::Kind::Str) || v.is(Value:
 /// atom, not opaque) set to an optional member, off by default.
 bool isOptionalMode(const std::string &text) {
   static const std::regex mode(R"(^get_\w+_backend\(\)\.is_(\w+)\(\)$)");
-  static const std::set<std::string> defaults{"none", "auto", "default", "standard", "disabled", "off", "native"};
+  static const std::set<std::string> defaults{"none",     "auto", "default", "standard",
+                                              "disabled", "off",  "native"};
   std::smatch m;
   return std::regex_match(text, m, mode) && !defaults.count(m[1].str());
 }

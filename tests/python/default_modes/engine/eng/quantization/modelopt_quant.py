@@ -33,7 +33,9 @@ class ModelOptNvFp4FusedMoEMethod:
     def apply(self, layer, dispatch_output):
         backend = get_moe_runner_backend()
         activation = self.runner.activation
-        assert activation in _SUPPORTED_ACTIVATIONS or (activation == "situ" and backend.is_flashinfer_cutlass())
+        assert activation in _SUPPORTED_ACTIVATIONS or (
+            activation == "situ" and backend.is_flashinfer_cutlass()
+        )
         if backend.is_marlin():
             return torch.ops.marlin_moe(dispatch_output)
         if backend.is_flashinfer_cutlass():
