@@ -245,14 +245,16 @@ public:
         d.verdict = Verdict::Rejected;
         d.reason = g.tree.empty() ? "the engine raises before dispatch"
                                   : "raises in " + g.tree + " before the kernel";
-        append(d.evidence, g, "taken on " + t.name() + ": raises", e);
+        append(d.evidence, g, "taken on " + t.name() + ": raises" + defaultModesNote(g.cond, e), e);
         return d;
       }
     }
     if (auto sites = raisesTogether(b, e, from, to)) {
       d.verdict = Verdict::Rejected;
       d.reason = "raises on " + t.name() + " on every path, at one check or another";
-      append(d.evidence, *sites->front(), "raises on " + t.name() + " unless a check above it raises first",
+      append(d.evidence, *sites->front(),
+             "raises on " + t.name() + " unless a check above it raises first" +
+                 defaultModesNote(sites->front()->cond, e),
              e);
       for (size_t i = 1; i < sites->size(); ++i)
         append(d.evidence, *(*sites)[i], "raises first where it holds", e);
@@ -355,6 +357,17 @@ public:
       append(d.evidence, *routes[i], "dispatch branch", e);
     d.evidence.push_back(p->where);
     return true;
+  }
+
+  /// " (with X at its default)" for the modes of other backend choices the
+  /// cell assumes in `c` (OpaqueKind::Mode): what a reader must know of the
+  /// configuration the raise was judged in.
+  static std::string defaultModesNote(const Condition &c, const EvalEnv &e) {
+    std::string modes;
+    for (const auto &a : c.opaqueAtoms())
+      if (a.opaqueKind == OpaqueKind::Mode && e.assume.count(a.text) && modes.find(a.text) == std::string::npos)
+        modes += (modes.empty() ? "" : ", ") + a.text + " false";
+    return modes.empty() ? "" : " (with " + modes + ": the default)";
   }
 
   static void dedupe(std::vector<Evidence> &evidence) {
